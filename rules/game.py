@@ -1,0 +1,828 @@
+"""The game engine for FUSE and FUSE: Countdown, in OpenSpiel's shape.
+
+A ``Game`` holds the fixed parts (config, catalog, dice set) and makes ``State``s. A state says who acts
+(``current_player()``: a player, ``TEAM`` when any player may act, ``CHANCE`` for deals, reveals and rolls,
+``TERMINAL``), lists ``legal_actions()``, takes ``apply_action()``, and keeps its action log with the clock
+reading of each action, so ``Game.replay(log)`` rebuilds it. Chance actions are explicit: a simulation samples
+them (``sample_chance``); a referee applies what the camera saw.
+
+The turn is kept as a list of tasks (``State.tasks``); the first is what happens now, and fuse cards, spark
+draws and refills push their own tasks in front. Where the rulebooks leave the order open, this engine plays
+a turn as: (name) -> roll -> (ability) -> distribute -> defuse -> unused dice (FUSE) or sparks (Countdown).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from rules import actions as A
+from rules.catalog import Card, Catalog, load_catalog
+from rules.clock import Clock, ManualClock
+from rules.config import EPIC_EXTRA_FUSE_DICE, GameConfig
+from rules.dice import COLOURS, DiceSet, Die, load_dice_set
+from rules.errors import IllegalActionError, RulesError
+from rules.legality import judge
+from rules.table import CardInPlay, PlayerArea, Source
+
+CHANCE, TEAM, TERMINAL = -1, -2, -4
+ROW_SIZE = 5
+CHANCE_TASKS = {"deal", "reveal", "role", "roll", "reroll", "unused", "spark", "six"}
+NAMING_ROLES = {"cutter": "colour", "operations-engineer": "number"}
+AFTER_ROLL_ROLES = {"cutter", "operations-engineer", "technologist", "equipment-technician", "disposal-expert",
+                    "explosives-instructor"}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``won`` and why (``cleared``, ``time``, ``bag empty``)."""
+
+    won: bool
+    reason: str
+
+
+class Game:
+    """Fixed metadata of one game: config, card catalog and dice set."""
+
+    def __init__(self, config: GameConfig, catalog: Catalog | None = None) -> None:
+        self.config = config
+        if config.epic:
+            fuse, countdown = load_catalog("fuse"), load_catalog("countdown")
+            cards = fuse.cards + countdown.cards
+            self.cards = {c.id: c for c in cards if not _needs_split(c) and c.kind != "role"}
+            extra = EPIC_EXTRA_FUSE_DICE[config.players] // len(COLOURS)
+            fuse_dice = load_dice_set("fuse").limited({c: extra for c in COLOURS}, "fuse")
+            self.dice: DiceSet = load_dice_set("countdown").plus(fuse_dice, "epic")
+        else:
+            catalog = catalog or load_catalog(config.edition)
+            self.cards = {c.id: c for c in catalog.cards}
+            self.dice = load_dice_set(config.edition)
+
+    def card(self, card_id: str) -> Card:
+        try:
+            return self.cards[card_id]
+        except KeyError:
+            raise IllegalActionError(f"no card {card_id!r} in this game's catalog") from None
+
+    def of_kind(self, kind: str) -> list[Card]:
+        return [c for c in self.cards.values() if c.kind == kind]
+
+    def new_initial_state(self, clock: Clock | None = None) -> State:
+        return State(self, clock or ManualClock())
+
+    def replay(self, log: Iterable[tuple[float, A.Action | str]]) -> State:
+        """Rebuild a state from an action log of ``(elapsed seconds, action)`` pairs."""
+        clock = ManualClock()
+        state = State(self, clock)
+        for elapsed, action in log:
+            clock.seconds = elapsed
+            state.apply_action(A.parse_action(action) if isinstance(action, str) else action)
+        return state
+
+
+def _needs_split(card: Card) -> bool:
+    return card.layout is not None and any(a.split for chip in card.layout.chips for a in chip.atoms)
+
+
+def _hand_can_be_legal(points: list[int], size: int, edition: str) -> bool:
+    """Starting-hand rule, checked on a partial hand: can it still end up legal?"""
+    if size == 4:  # solo: at least three different point values among four cards
+        return len(set(points)) + (size - len(points)) >= 3
+    if len(points) < 2:
+        return True
+    high, low = ((3, 4, 6), (1, 2)) if edition == "fuse" else ((4, 5, 6), (1, 2, 3))
+    return points[0] not in high or points[1] in low
+
+
+class State:
+    """One moment of a game; see the module docstring."""
+
+    def __init__(self, game: Game, clock: Clock) -> None:
+        config = game.config
+        self.game = game
+        self.config = config
+        self.clock = clock
+        self.history: list[tuple[float, A.Action]] = []
+        self.players = [PlayerArea() for _ in range(config.players)]
+        self.bag: Counter[tuple[str, ...]] = Counter({k.colours: k.count for k in game.dice.kinds})
+        self.roll: list[Die] = []
+        self.roll_physical: list[Die] = []
+        self.row: list[str] = []
+        self.leader = 0
+        self.turn = 0
+        self.defused: list[str] = []
+        self.sparks_defused = 0
+        self.fuses_activated = 0
+        self.spark_discard: list[str] = []
+        self.named = ""
+        self.changed: set[int] = set()
+        self.rerolls = 0
+        self.discarded = False
+        self.unused: list[Die] = []
+        self.won_at: float | None = None
+        self.outcome: Outcome | None = None
+        self.set_aside: list[str] = []
+        self.sources, self.fuse_source = self._make_sources()
+        self.spark_source = Source([c.id for c in game.of_kind("spark")], len(game.of_kind("spark")))
+        self.tasks: list[tuple] = [("deal", p) for p in range(config.players) for _ in range(config.hand_size)]
+        self.tasks += [("setup-deck",)]
+
+    # ------------------------------------------------------------------ setup
+
+    def _bomb_pool(self) -> list[str]:
+        bombs = self.game.of_kind("bomb")
+        if self.config.edition == "fuse" and self.config.setup == "standard" and "hard-cards" not in self.config.variants:
+            bombs = [b for b in bombs if b.points != 6]
+        return [b.id for b in bombs]
+
+    def _make_sources(self) -> tuple[dict[str, Source], Source]:
+        config = self.config
+        fuses = [c.id for c in self.game.of_kind("fuse") if not (config.epic and c.body == "lose-roles")]
+        fuse_source = Source(fuses, 0)
+        pool = self._bomb_pool()
+        if config.setup == "standard":
+            # Countdown deals hands from the bomb deck; FUSE deals them first and forms the deck after
+            count = config.deck_size if config.edition == "countdown" else 0
+            return {"deck": Source(pool, count)}, fuse_source
+        levels = {}
+        for points, count in config.levels:
+            level_pool = [c for c in pool if self.game.card(c).points == points]
+            if len(level_pool) < count:
+                raise RulesError(f"the catalog has {len(level_pool)} cards worth {points}, not {count}")
+            levels[f"level{points}"] = Source(level_pool, count)
+        return {"hands": Source(list(pool), 0), **levels}, fuse_source
+
+    def _finish_setup(self) -> list[tuple]:
+        """After the hands: form the deck, turn up the row, shuffle in fuse cards, deal roles."""
+        config = self.config
+        self._hand_source().pool += self.set_aside  # replaced cards are shuffled back into the bomb deck
+        self.set_aside = []
+        if config.setup == "standard" and config.edition == "fuse":
+            self.sources["deck"].count = config.deck_size
+        if "hands" in self.sources:
+            used = {c.card.id for p in self.players for c in p.cards}
+            for source in self.sources.values():
+                source.pool = [c for c in source.pool if c not in used]
+            del self.sources["hands"]
+        tasks: list[tuple] = [("reveal", "row", None)] * (ROW_SIZE if config.setup != "stacks" else 0)
+        if config.setup == "stacks":
+            tasks = [("reveal", name, None) for name in self.sources]
+        tasks.append(("add-fuses",))
+        if config.uses_roles:
+            tasks += [("role", p) for p in range(config.players)]
+        tasks.append(("start-turn",))
+        return tasks
+
+    def _hand_source(self) -> Source:
+        return self.sources.get("hands") or self.sources["deck"]
+
+    # ------------------------------------------------------------------ who acts
+
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def current_player(self) -> int:
+        if self.outcome is not None:
+            return TERMINAL
+        kind = self.tasks[0][0]
+        if kind in CHANCE_TASKS:
+            return CHANCE
+        if kind in ("name", "ability"):
+            return self.leader
+        if kind == "lose":
+            return self.tasks[0][1]
+        return TEAM
+
+    @property
+    def phase(self) -> str:
+        return "over" if self.outcome else self.tasks[0][0]
+
+    # ------------------------------------------------------------------ chance
+
+    def chance_outcomes(self) -> list[tuple[A.Action, float]]:
+        """Every chance action possible now with its probability."""
+        task = self.tasks[0]
+        kind = task[0]
+        if kind == "deal":
+            source = self._hand_source()
+            return [(A.Deal(task[1], c), 1 / len(source.pool)) for c in source.pool]
+        if kind == "role":
+            roles = self._free_roles()
+            return [(A.DealRole(task[1], r), 1 / len(roles)) for r in roles]
+        if kind == "reveal":
+            return [(A.Reveal(c), p) for c, p in self._reveal_odds(task[1]).items()]
+        if kind == "spark":
+            pool = self.spark_source.pool or self.spark_discard
+            return [(A.DrawSpark(task[1], c), 1 / len(pool)) for c in pool]
+        if kind == "six":
+            return [(A.ExtraRoll(task[1], f), 1 / 6) for f in range(1, 7)]
+        if kind == "unused":
+            die = task[1]
+            faces = self.game.dice.kind_of(die).faces
+            return [(A.RollUnused(die.with_face(f)), 1 / len(faces)) for f in faces]
+        raise IllegalActionError(f"{kind} has too many outcomes to list: use sample_chance")
+
+    def _sources_for(self, where: str) -> list[Source]:
+        """Where a reveal draws from: the deck (bombs and fuse cards), the fuse pile, or one level's stack."""
+        if where == "row":
+            return [*self.sources.values(), self.fuse_source]
+        return [self.fuse_source] if where == "fuse" else [self.sources[where]]
+
+    def _reveal_odds(self, where: str) -> dict[str, float]:
+        sources = self._sources_for(where)
+        total = sum(s.count for s in sources)
+        return {c: s.count / total / len(s.pool) for s in sources if s.count for c in s.pool}
+
+    def _free_roles(self) -> list[str]:
+        taken = {p.role.id for p in self.players if p.role}
+        return [r.id for r in self.game.of_kind("role") if r.id not in taken]
+
+    def sample_chance(self, rng: random.Random) -> A.Action:
+        """A random chance action with the right odds (the dice come out of the bag at random)."""
+        task = self.tasks[0]
+        if task[0] in ("roll", "reroll"):
+            if task[0] == "reroll":
+                dice = [self.roll[i] for i in task[1]]
+                return A.Roll(tuple(d.with_face(rng.choice(self.game.dice.kind_of(d).faces)) for d in dice))
+            bag = list(self.bag.elements())
+            drawn = rng.sample(bag, min(task[1], len(bag)))
+            return A.Roll(tuple(Die(c, rng.choice(self.game.dice.kind_of(Die(c, 1)).faces)) for c in drawn))
+        if task[0] == "reveal":
+            odds = self._reveal_odds(task[1])
+            return A.Reveal(rng.choices(list(odds), weights=list(odds.values()))[0])
+        outcomes = self.chance_outcomes()
+        return rng.choice([a for a, _ in outcomes])
+
+    # ------------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[A.Action]:
+        """Every action legal now (for chance nodes: the possible outcomes, when they can be listed)."""
+        if self.outcome is not None:
+            return []
+        kind = self.tasks[0][0]
+        if kind in CHANCE_TASKS:
+            return [a for a, _ in self.chance_outcomes()]
+        if kind == "name":
+            values = COLOURS if NAMING_ROLES[self._leader_role()] == "colour" else tuple("123456")
+            return [A.Name(v) for v in values] + [A.Ready()]
+        if kind == "ability":
+            return self._ability_actions() + [A.Ready()]
+        if kind == "lose":
+            return [A.Return(c.id, chip) for c, chip in self._losable(self.tasks[0][1], self.tasks[0][2])]
+        actions: list[A.Action] = []
+        if kind == "distribute":
+            for player in range(len(self.players)):
+                for die in dict.fromkeys(self.roll):
+                    actions += [A.Place(die, card, chip) for card, chip in self.placements(player, die)]
+            if self._leader_role() == "logistics-specialist" and not self.discarded:
+                actions += [A.Discard(d) for d in dict.fromkeys(self.roll)]
+            actions.append(A.Done())
+        if kind == "defuse" or (kind == "distribute" and self.config.early_defuse):
+            actions += self._defuse_actions()
+        return actions
+
+    def placements(self, player: int, die: Die) -> list[tuple[str, int]]:
+        """``(card id, chip)`` where ``player`` may legally put ``die`` now (empty if their quota is used)."""
+        if self.players[player].taken >= self._quota(player):
+            return []
+        return [
+            (c.id, number)
+            for c in self.players[player].cards
+            if not c.complete
+            for number in self._legal_chips(c, die)
+        ]
+
+    def _legal_chips(self, card: CardInPlay, die: Die) -> list[int]:
+        layout = card.card.layout
+        assert layout is not None
+        return [
+            chip.number for chip in layout.chips
+            if chip.number not in card.placed and judge(layout, card.placed, chip.number, die, self.game.dice).legal
+        ]
+
+    def _quota(self, player: int) -> int:
+        extra = player == self.leader and self._leader_role() == "logistics-specialist"
+        return self.config.dice_per_player + extra
+
+    def _defuse_actions(self) -> list[A.Action]:
+        actions: list[A.Action] = []
+        for area in self.players:
+            for card in area.cards:
+                if not card.complete:
+                    continue
+                if card.card.kind == "spark" or not self.row:
+                    actions.append(A.Defuse(card.id))
+                    continue
+                for take in self.row:
+                    actions.append(A.Defuse(card.id, take))
+                    if self.config.setup == "stacks" and self.fuse_source.count:
+                        actions.append(A.Defuse(card.id, take, fuse=True))
+        return actions
+
+    def _ability_actions(self) -> list[A.Action]:
+        role = self._leader_role()
+        actions: list[A.Action] = []
+        for i, die in enumerate(self.roll):
+            if role == "disposal-expert" and i not in self.changed:
+                actions.append(A.Flip(i))
+            if i in self.changed or role not in ("cutter", "operations-engineer", "technologist", "equipment-technician"):
+                continue
+            if role in ("technologist", "equipment-technician") and self.changed:
+                continue
+            if role == "cutter" and not die.has_colour(self.named):
+                continue
+            if role == "operations-engineer" and str(die.face) != self.named:
+                continue
+            if role != "equipment-technician":
+                actions += [A.Change(i, Die((c,), die.face)) for c in COLOURS if (c,) != die.colours]
+            if role != "technologist":
+                actions += [A.Change(i, die.with_face(f)) for f in range(1, 7) if f != die.face]
+        if role == "explosives-instructor" and self.rerolls < 3 and self.roll:
+            actions += [A.Reroll((i,)) for i in range(len(self.roll))] + [A.Reroll(tuple(range(len(self.roll))))]
+        return actions
+
+    def _leader_role(self) -> str:
+        area = self.players[self.leader]
+        return area.role.name if area.role is not None and area.role_active else ""
+
+    def _losable(self, player: int, matches: tuple) -> list[tuple[CardInPlay, int]]:
+        """Dice ``player`` could hand back for a fuse card or unused die showing ``matches``."""
+        found = []
+        for card in self.players[player].cards:
+            if card.complete:
+                continue  # a completed card is safe
+            safe = card.safe_chips()
+            for chip, die in card.physical.items():
+                if chip not in safe and any(die.has_colour(m) if isinstance(m, str) else die.face == m for m in matches):
+                    found.append((card, chip))
+        return found
+
+    # ------------------------------------------------------------------ applying
+
+    def apply_action(self, action: A.Action) -> None:
+        """Apply a legal action; raises ``IllegalActionError`` quoting it and the rule it breaks."""
+        if self.outcome is not None:
+            raise IllegalActionError(f"{action}: the game is over ({self.outcome.reason})")
+        elapsed = self.clock.elapsed()
+        if self._time_is_up(elapsed):
+            raise IllegalActionError(f"{action}: time ran out")
+        try:
+            self._apply(action)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"{action}: {exc}") from None
+        self.history.append((elapsed, action))
+        self._advance()
+
+    def check_time(self) -> bool:
+        """End the game if the clock has run out; True if it has."""
+        return self.outcome is not None or self._time_is_up(self.clock.elapsed())
+
+    def _time_is_up(self, elapsed: float) -> bool:
+        if self.won_at is None and elapsed >= self.config.limit_seconds and self.outcome is None:
+            self.outcome = Outcome(False, "time")
+            return True
+        return False
+
+    def _expect(self, action: A.Action, *kinds: str) -> tuple:
+        """The current task, if it is one of ``kinds``; the action is only quoted by the caller's error."""
+        task = self.tasks[0]
+        if task[0] not in kinds:
+            raise IllegalActionError(f"not now: the game waits for {self._waiting_for()}")
+        return task
+
+    def _waiting_for(self) -> str:
+        task = self.tasks[0]
+        words = {
+            "deal": f"a card dealt to p{task[1] + 1}" if len(task) > 1 else "",
+            "reveal": "a card turned up",
+            "role": "a role card dealt",
+            "roll": "the leader's roll",
+            "reroll": "the re-rolled dice",
+            "unused": "the unused die rolled",
+            "spark": "a spark card drawn",
+            "six": "an extra die rolled for the roll-a-6 fuse card",
+            "name": "the leader to name a colour or number",
+            "ability": "the leader's role ability (or ready)",
+            "distribute": "dice placed (or done)",
+            "defuse": "completed cards defused",
+            "lose": f"p{task[1] + 1} to return a matching die" if len(task) > 1 else "",
+        }
+        return words.get(task[0], task[0])
+
+    def _apply(self, action: A.Action) -> None:
+        handler = getattr(self, f"_do_{type(action).__name__.lower()}")
+        handler(action)
+
+    def _do_deal(self, action: A.Deal) -> None:
+        task = self._expect(action, "deal")
+        if action.player != task[1]:
+            raise IllegalActionError(f"the next card goes to p{task[1] + 1}")
+        source = self._hand_source()
+        if action.card not in source.pool:
+            raise IllegalActionError(f"{action.card} is not in the deck")
+        source.pool.remove(action.card)
+        if self.config.edition == "countdown" and self.config.setup == "standard":
+            source.count -= 1
+        area = self.players[action.player]
+        points = [c.card.points for c in area.cards] + [self.game.card(action.card).points]
+        if _hand_can_be_legal(points, self.config.hand_size, self.config.edition):
+            area.cards.append(CardInPlay(self.game.card(action.card)))
+            self.tasks.pop(0)
+        else:  # the starting-hand rule: deal another, the replaced card goes back into the deck later
+            self.set_aside.append(action.card)
+            if self.config.edition == "countdown" and self.config.setup == "standard":
+                source.count += 1
+
+    def _do_dealrole(self, action: A.DealRole) -> None:
+        self._expect(action, "role")
+        if action.card not in self._free_roles():
+            raise IllegalActionError(f"{action.card} is not a free role card")
+        self.players[self.tasks[0][1]].role = self.game.card(action.card)
+        self.tasks.pop(0)
+
+    def _do_reveal(self, action: A.Reveal) -> None:
+        task = self._expect(action, "reveal")
+        where, slot = task[1], task[2]
+        if action.card not in self._reveal_odds(where):
+            raise IllegalActionError(f"{action.card} cannot come from the {where}")
+        card = self.game.card(action.card)
+        next(s for s in self._sources_for(where) if action.card in s.pool and s.count).take(action.card)
+        self.tasks.pop(0)
+        if card.kind == "fuse":
+            self.fuses_activated += 1
+            self.tasks[0:0] = self._fuse_tasks(card) + ([("reveal", where, slot)] if where != "fuse" else [])
+        elif slot is None:
+            self.row.append(action.card)
+        else:
+            self.row.insert(slot, action.card)
+
+    def _fuse_tasks(self, card: Card) -> list[tuple]:
+        players = range(len(self.players))
+        if card.fuse_effect == "match":
+            return [("lose", p, card.fuse_matches) for p in players]
+        if card.fuse_effect == "draw-spark":
+            return [("spark", p) for p in players]
+        if card.fuse_effect == "lose-roles":
+            for area in self.players:
+                area.role_active = False
+            return []
+        return [("six", p) for p in players]
+
+    def _do_roll(self, action: A.Roll) -> None:
+        task = self._expect(action, "roll", "reroll")
+        if task[0] == "reroll":
+            before = [self.roll[i] for i in task[1]]
+            if [d.colours for d in before] != [d.colours for d in action.dice]:
+                raise IllegalActionError(f"the re-rolled dice are {' '.join(map(str, before))}, only faces change")
+            for i, die in zip(task[1], action.dice):
+                self.roll[i] = die
+                self.roll_physical[i] = die
+            self.tasks.pop(0)
+            return
+        wanted = min(task[1], sum(self.bag.values()))
+        if len(action.dice) != wanted:
+            raise IllegalActionError(f"the leader draws {wanted} dice, not {len(action.dice)}")
+        drawn = Counter(d.colours for d in action.dice)
+        for colours, n in drawn.items():
+            if self.bag[colours] < n:
+                raise IllegalActionError(f"the bag holds {self.bag[colours]} {'/'.join(colours)} dice, not {n}")
+        self.bag -= drawn
+        self.roll = list(action.dice)
+        self.roll_physical = list(action.dice)
+        self.tasks.pop(0)
+
+    def _do_rollunused(self, action: A.RollUnused) -> None:
+        task = self._expect(action, "unused")
+        if action.die.colours != task[1].colours:
+            raise IllegalActionError(f"the unused die is {task[1].colour}")
+        self.tasks.pop(0)
+        # each player returns one die matching its colour or number, then it goes back in the bag
+        matches = tuple(action.die.colours) + (action.die.face,)
+        self.tasks[0:0] = [("lose", p, matches) for p in range(len(self.players))] + [("bag", action.die)]
+
+    def _do_drawspark(self, action: A.DrawSpark) -> None:
+        task = self._expect(action, "spark")
+        if action.player != task[1]:
+            raise IllegalActionError(f"p{task[1] + 1} draws the next spark")
+        if not self.spark_source.pool:  # the discard pile becomes the new spark deck
+            self.spark_source = Source(self.spark_discard, len(self.spark_discard))
+            self.spark_discard = []
+        if action.card not in self.spark_source.pool:
+            raise IllegalActionError(f"{action.card} is not in the spark deck")
+        self.spark_source.take(action.card)
+        self.players[action.player].cards.append(CardInPlay(self.game.card(action.card)))
+        self.tasks.pop(0)
+
+    def _do_extraroll(self, action: A.ExtraRoll) -> None:
+        task = self._expect(action, "six")
+        if action.player != task[1]:
+            raise IllegalActionError(f"p{task[1] + 1} rolls now")
+        if action.face == 6:
+            self.tasks.pop(0)
+
+    def _do_name(self, action: A.Name) -> None:
+        self._expect(action, "name")
+        if action not in self.legal_actions():
+            raise IllegalActionError(f"the {self._leader_role()} names a {NAMING_ROLES[self._leader_role()]}")
+        self.named = action.value
+        self.tasks.pop(0)
+
+    def _do_ready(self, action: A.Ready) -> None:
+        self._expect(action, "name", "ability")
+        self.tasks.pop(0)
+
+    def _ability(self, action: A.Action) -> None:
+        self._expect(action, "ability")
+        if action not in self._ability_actions():
+            raise IllegalActionError(f"the {self._leader_role() or 'leader'} cannot do that with this roll")
+
+    def _do_change(self, action: A.Change) -> None:
+        self._ability(action)
+        old = self.roll[action.index]
+        self.roll[action.index] = action.die
+        # a changed number is a turned die; a changed colour is back to the real one once placed
+        self.roll_physical[action.index] = Die(self.roll_physical[action.index].colours, action.die.face)
+        self.changed.add(action.index)
+        assert old != action.die
+
+    def _do_flip(self, action: A.Flip) -> None:
+        self._ability(action)
+        die = self.roll[action.index]
+        face = self.game.dice.kind_of(self.roll_physical[action.index]).opposite(die.face)
+        self.roll[action.index] = die.with_face(face)
+        self.roll_physical[action.index] = self.roll_physical[action.index].with_face(face)
+        self.changed.add(action.index)
+
+    def _do_reroll(self, action: A.Reroll) -> None:
+        self._ability(action)
+        self.rerolls += 1
+        self.tasks.insert(0, ("reroll", action.indices))
+
+    def _take_from_roll(self, die: Die) -> int:
+        try:
+            return self.roll.index(die)
+        except ValueError:
+            raise IllegalActionError(f"no {die} in the roll ({' '.join(map(str, self.roll)) or 'empty'})") from None
+
+    def _do_place(self, action: A.Place) -> None:
+        self._expect(action, "distribute")
+        index = self._take_from_roll(action.die)
+        player, card = self._find_card(action.card)
+        if self.players[player].taken >= self._quota(player):
+            raise IllegalActionError(f"p{player + 1} has already taken {self._quota(player)} dice this turn")
+        if card.complete:
+            raise IllegalActionError(f"{card.id} is already complete")
+        verdict = judge(card.card.layout, card.placed, action.chip, action.die, self.game.dice)  # type: ignore[arg-type]
+        if not verdict:
+            raise IllegalActionError(verdict.reason)
+        card.placed[action.chip] = action.die
+        card.physical[action.chip] = self.roll_physical[index]
+        del self.roll[index], self.roll_physical[index]
+        self.changed = {i - (i > index) for i in self.changed if i != index}
+        self.players[player].taken += 1
+
+    def _do_discard(self, action: A.Discard) -> None:
+        self._expect(action, "distribute")
+        if self._leader_role() != "logistics-specialist" or self.discarded:
+            raise IllegalActionError("only the Logistics Specialist returns a rolled die, once a turn")
+        index = self._take_from_roll(action.die)
+        self.bag[self.roll_physical[index].colours] += 1
+        del self.roll[index], self.roll_physical[index]
+        self.discarded = True
+
+    def _do_done(self, action: A.Done) -> None:
+        self._expect(action, "distribute")
+        self.unused = list(self.roll_physical)
+        self.roll, self.roll_physical = [], []
+        self.tasks.pop(0)
+
+    def _find_card(self, card_id: str) -> tuple[int, CardInPlay]:
+        for p, area in enumerate(self.players):
+            for card in area.cards:
+                if card.id == card_id:
+                    return p, card
+        raise IllegalActionError(f"{card_id} is not in front of any player")
+
+    def _do_defuse(self, action: A.Defuse) -> None:
+        task = self._expect(action, "distribute", "defuse")
+        if task[0] == "distribute" and not self.config.early_defuse:
+            raise IllegalActionError("only 1-2 player games defuse before the dice are all placed")
+        player, card = self._find_card(action.card)
+        if not card.complete:
+            raise IllegalActionError(f"{card.id} still has empty chips")
+        if card.card.kind == "bomb" and self.row and action.take not in self.row:
+            raise IllegalActionError(f"take one of the row's cards: {', '.join(self.row)}")
+        if action.fuse and not (self.config.setup == "stacks" and self.fuse_source.count):
+            raise IllegalActionError("a fuse card is chosen only in the stacks setup, while fuse cards remain")
+        area = self.players[player]
+        for die in card.physical.values():
+            self.bag[die.colours] += 1
+        area.cards.remove(card)
+        if card.card.kind == "spark":
+            self.sparks_defused += 1
+            self.spark_discard.append(card.id)
+        else:
+            self.defused.append(card.id)
+            area.role_active = True
+        if action.take:
+            slot = self.row.index(action.take)
+            self.row.pop(slot)
+            area.cards.append(CardInPlay(self.game.card(action.take)))
+        self._check_win()
+        if action.take and self.won_at is None:
+            refill = self._refill_task(action.take, slot)
+            self.tasks[0:0] = ([("reveal", "fuse", None)] if action.fuse else []) + refill
+
+    def _refill_task(self, taken: str, slot: int) -> list[tuple]:
+        if self.config.setup == "stacks":
+            level = f"level{self.game.card(taken).points}"
+            return [("reveal", level, slot)] if self.sources[level].count else []
+        if any(s.count for s in self.sources.values()) or self.fuse_source.count:
+            return [("reveal", "row", slot)]
+        return []
+
+    def _do_return(self, action: A.Return) -> None:
+        task = self._expect(action, "lose")
+        player, card = self._find_card(action.card)
+        if player != task[1] or (card, action.chip) not in self._losable(player, task[2]):
+            raise IllegalActionError(f"p{task[1] + 1} must return a die matching {task[2]} that is not safe")
+        die = card.physical.pop(action.chip)
+        del card.placed[action.chip]
+        self.bag[die.colours] += 1
+        self.tasks.pop(0)
+
+    def _do_clear(self, action: A.Clear) -> None:
+        _, card = self._find_card(action.card)
+        for die in card.physical.values():
+            self.bag[die.colours] += 1
+        card.placed.clear()
+        card.physical.clear()
+
+    # ------------------------------------------------------------------ automatic steps
+
+    def _advance(self) -> None:
+        """Run the automatic steps until someone (or chance) must act."""
+        while self.outcome is None and self.tasks:
+            task = self.tasks[0]
+            kind = task[0]
+            if kind == "setup-deck":
+                self.tasks[0:1] = self._finish_setup()
+            elif kind == "add-fuses":
+                self.fuse_source.count = self.config.fuse_card_count if self.config.setup != "stacks" else len(
+                    self.fuse_source.pool)
+                self.tasks.pop(0)
+            elif kind == "start-turn":
+                self.tasks[0:1] = self._turn_tasks()
+            elif kind == "roll" and not sum(self.bag.values()):
+                self.outcome = Outcome(False, "bag empty")
+            elif kind == "name" and NAMING_ROLES.get(self._leader_role()) is None:
+                self.tasks.pop(0)
+            elif kind == "ability" and (self._leader_role() not in AFTER_ROLL_ROLES or not self._ability_actions()):
+                self.tasks.pop(0)
+            elif kind == "defuse" and not self._defuse_actions():
+                self.tasks.pop(0)
+            elif kind == "lose" and not self._losable(task[1], task[2]):
+                self.tasks.pop(0)
+            elif kind == "bag":
+                self.bag[task[1].colours] += 1
+                self.tasks.pop(0)
+            elif kind == "end-turn":
+                self.tasks[0:1] = self._end_turn_tasks()
+            elif kind == "next-turn":
+                self._next_turn()
+            elif kind == "spark" and not (self.spark_source.pool or self.spark_discard):
+                self._spark_shortage(task[1])
+            elif kind == "reveal" and not self._reveal_odds(task[1]):
+                self.tasks.pop(0)
+            elif kind == "six" and not sum(self.bag.values()):
+                self.tasks.pop(0)  # no extra die to roll
+            elif kind == "distribute" and not self.roll:
+                self._do_done(A.Done())
+            else:
+                return
+
+    def _turn_tasks(self) -> list[tuple]:
+        extra = self._leader_role() == "logistics-specialist"
+        return [("name",), ("roll", self.config.dice_per_roll + extra), ("ability",), ("distribute",), ("defuse",),
+                ("end-turn",)]
+
+    def _end_turn_tasks(self) -> list[tuple]:
+        if self.won_at is not None:
+            self.outcome = Outcome(True, "cleared")
+            return []
+        tasks: list[tuple] = []
+        if self.config.uses_sparks:
+            for p, area in enumerate(self.players):
+                if self._bombs_left() or area.cards:  # after the bombs, only players with cards must take dice
+                    tasks += [("spark", p)] * self._sparks_owed(p)
+            tasks += [("bag", d) for d in self.unused]
+        else:
+            tasks += [("unused", d) for d in self.unused]
+        self.unused = []
+        return tasks + [("next-turn",)]
+
+    def _sparks_owed(self, player: int) -> int:
+        """Countdown: a spark for a player who took no die; in 1-2 player games, one per die not taken
+        (the Logistics Specialist's extra die too, unless they returned one to the bag)."""
+        taken = self.players[player].taken
+        if self.config.players >= 3:
+            return int(taken == 0)
+        owed = self.config.dice_per_player - taken
+        if player == self.leader and self._leader_role() == "logistics-specialist":
+            owed += 1 - self.discarded
+        return max(0, owed)
+
+    def _next_turn(self) -> None:
+        for area in self.players:
+            area.taken = 0
+        self.leader = (self.leader + 1) % len(self.players)
+        self.turn += 1
+        self.named, self.changed, self.rerolls, self.discarded = "", set(), 0, False
+        self.tasks[0:1] = [("start-turn",)]
+
+    def _spark_shortage(self, player: int) -> None:
+        """Every spark card is in play (epic games): the player returns a die of their choice instead."""
+        self.tasks[0:1] = [("lose", player, COLOURS)]
+
+    def _bombs_left(self) -> bool:
+        return any(self.game.card(c).kind == "bomb" for c in self.row) or any(s.count for s in self.sources.values())
+
+    def _check_win(self) -> None:
+        if self.won_at is not None or self._bombs_left():
+            return
+        if self.config.uses_sparks and any(a.sparks() for a in self.players):
+            return
+        if self.config.must_clear_own_cards and any(a.bombs() for a in self.players):
+            return
+        self.won_at = self.clock.elapsed()  # the clock stops; this turn's other defuses still score
+
+    # ------------------------------------------------------------------ results
+
+    def score(self) -> dict[str, int]:
+        """The rulebooks' scoring: 10 for a win, 1 per full 10 s left, card points, 2 per spark and fuse card."""
+        won = self.outcome is not None and self.outcome.won
+        left = self.config.limit_seconds - (self.won_at or 0.0)
+        parts = {
+            "win": 10 if won else 0,
+            "time": int(left // 10) if won else 0,
+            "bombs": sum(self.game.card(c).points for c in self.defused),
+            "sparks": 2 * self.sparks_defused,
+            "fuses": 2 * self.fuses_activated,
+        }
+        parts["total"] = sum(parts.values())
+        return parts
+
+    def returns(self) -> list[float]:
+        """OpenSpiel-style returns: the team's score, once per player."""
+        return [float(self.score()["total"])] * len(self.players)
+
+    def dice_accounted(self) -> Counter[tuple[str, ...]]:
+        """Every die by kind: in the bag, rolled, unused or on a card (sums to the dice set)."""
+        total = Counter(self.bag)
+        total.update(d.colours for d in self.roll_physical)
+        total.update(d.colours for d in self.unused)
+        total.update(t[1].colours for t in self.tasks if t[0] in ("unused", "bag"))
+        for area in self.players:
+            for card in area.cards:
+                total.update(d.colours for d in card.physical.values())
+        return total
+
+    def clone(self) -> State:
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.history = list(self.history)
+        other.players = [p.copy() for p in self.players]
+        other.bag = Counter(self.bag)
+        other.roll, other.roll_physical = list(self.roll), list(self.roll_physical)
+        other.row, other.defused = list(self.row), list(self.defused)
+        other.spark_discard, other.set_aside = list(self.spark_discard), list(self.set_aside)
+        other.changed, other.unused = set(self.changed), list(self.unused)
+        other.sources = {n: s.copy() for n, s in self.sources.items()}
+        other.fuse_source, other.spark_source = self.fuse_source.copy(), self.spark_source.copy()
+        other.tasks = list(self.tasks)
+        return other
+
+    def log(self) -> list[tuple[float, str]]:
+        """The action log as ``(elapsed seconds, action text)``, replayable with ``Game.replay``."""
+        return [(t, str(a)) for t, a in self.history]
+
+    def describe(self) -> str:
+        """A short human-readable picture of the table."""
+        lines = [f"turn {self.turn + 1}, leader p{self.leader + 1}, {self.phase}; bag {sum(self.bag.values())} dice"]
+        lines.append("row: " + " ".join(self.row))
+        if self.roll:
+            lines.append("roll: " + " ".join(map(str, self.roll)))
+        for p, area in enumerate(self.players):
+            role = f" ({area.role.name}{'' if area.role_active else ', inactive'})" if area.role else ""
+            lines.append(f"p{p + 1}{role}: " + "; ".join(c.describe() for c in area.cards))
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def play_log(game: Game, actions: Sequence[str]) -> State:
+    """Apply action texts with a clock that stays at zero (handy for tests and the CLI)."""
+    return game.replay((0.0, a) for a in actions)

@@ -1,0 +1,89 @@
+"""What lies on the table: cards in play with their dice, players' areas, and face-down decks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules.catalog import Card
+from rules.dice import Die
+
+
+@dataclass
+class CardInPlay:
+    """A bomb or spark card in front of a player, with its dice.
+
+    ``placed`` holds each die as the rules judged it (a colour changed by a role ability included);
+    ``physical`` holds the die as it really is, which is what fuse cards and penalties match.
+    """
+
+    card: Card
+    placed: dict[int, Die] = field(default_factory=dict)
+    physical: dict[int, Die] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.card.id
+
+    @property
+    def complete(self) -> bool:
+        assert self.card.layout is not None
+        return len(self.placed) == len(self.card.layout.chips)
+
+    def safe_chips(self) -> set[int]:
+        """Chips whose die is beneath another die, or in a ``first`` chip: fuse cards and rerolls cannot take them."""
+        layout = self.card.layout
+        assert layout is not None
+        safe = {c.number for c in layout.chips if c.order == "first"}
+        for upper, lower in layout.supports.items():
+            if upper + 1 in self.placed:
+                safe.update(j + 1 for j in lower)
+        return safe
+
+    def copy(self) -> CardInPlay:
+        return CardInPlay(self.card, dict(self.placed), dict(self.physical))
+
+    def describe(self) -> str:
+        dice = " ".join(f"{chip}={die}" for chip, die in sorted(self.placed.items()))
+        return f"{self.card.id} {self.card.body}" + (f" [{dice}]" if dice else "")
+
+
+@dataclass
+class PlayerArea:
+    """One player's cards (bombs and sparks), role and the dice taken this turn."""
+
+    cards: list[CardInPlay] = field(default_factory=list)
+    role: Card | None = None
+    role_active: bool = True
+    taken: int = 0
+
+    def copy(self) -> PlayerArea:
+        return PlayerArea([c.copy() for c in self.cards], self.role, self.role_active, self.taken)
+
+    def bombs(self) -> list[CardInPlay]:
+        return [c for c in self.cards if c.card.kind == "bomb"]
+
+    def sparks(self) -> list[CardInPlay]:
+        return [c for c in self.cards if c.card.kind == "spark"]
+
+
+@dataclass
+class Source:
+    """A face-down pile whose order nobody knows: ``count`` cards drawn at random from ``pool``.
+
+    A FUSE deck of 21 cards drawn from 54 is a source with a pool of the unseen cards and a count of 21;
+    a reveal picks one unseen card, so a replay names the card and a simulation samples it.
+    """
+
+    pool: list[str]
+    count: int
+
+    def copy(self) -> Source:
+        return Source(list(self.pool), self.count)
+
+    def take(self, card_id: str) -> None:
+        self.pool.remove(card_id)
+        self.count -= 1
+
+    def put_back(self, card_id: str) -> None:
+        self.pool.append(card_id)
+        self.count += 1
