@@ -55,6 +55,10 @@ class Card:
     def layout(self) -> Layout | None:
         return parse_layout(self.body) if self.kind in ("bomb", "spark") else None
 
+    @cached_property
+    def chip_count(self) -> int:
+        return len(self.layout.chips) if self.layout is not None else 0
+
     @property
     def text(self) -> str:
         """The card's notation ('' for fuse and role cards)."""

@@ -43,6 +43,8 @@ class Die:
     """The number on top, 1-6."""
 
     def __post_init__(self) -> None:
+        if (self.colours, self.face) in _VALID:  # the common case, checked once per kind of die
+            return
         if not 1 <= len(self.colours) <= 2 or any(c not in COLOURS for c in self.colours):
             raise DieError(f"a die has one or two of {', '.join(COLOURS)}, not {self.colours!r}")
         if self.colours != canonical_colours(self.colours):
@@ -89,6 +91,11 @@ class Die:
 
     def __repr__(self) -> str:
         return f"Die.parse({str(self)!r})"
+
+
+_VALID: set[tuple[tuple[str, ...], int]] = {((c,), f) for c in COLOURS for f in FACES} | {
+    ((a, b), f) for a in COLOURS for b in COLOURS if a < b for f in FACES
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,6 +124,7 @@ class State:
         self.won_at: float | None = None
         self.outcome: Outcome | None = None
         self.set_aside: list[str] = []
+        self._losable_cache: tuple[tuple, list[tuple[CardInPlay, int]]] = ((), [])
         self.sources, self.fuse_source = self._make_sources()
         self.spark_source = Source([c.id for c in game.of_kind("spark")], len(game.of_kind("spark")))
         self.tasks: list[tuple] = [("deal", p) for p in range(config.players) for _ in range(config.hand_size)]
@@ -250,10 +251,16 @@ class State:
             drawn = rng.sample(bag, min(task[1], len(bag)))
             return A.Roll(tuple(Die(c, rng.choice(self.game.dice.kind_of(Die(c, 1)).faces)) for c in drawn))
         if task[0] == "reveal":
-            odds = self._reveal_odds(task[1])
-            return A.Reveal(rng.choices(list(odds), weights=list(odds.values()))[0])
-        outcomes = self.chance_outcomes()
-        return rng.choice([a for a, _ in outcomes])
+            sources = [s for s in self._sources_for(task[1]) if s.count]
+            source = rng.choices(sources, weights=[s.count for s in sources])[0]
+            return A.Reveal(rng.choice(source.pool))
+        if task[0] == "deal":
+            return A.Deal(task[1], rng.choice(self._hand_source().pool))
+        if task[0] == "unused":
+            return A.RollUnused(task[1].with_face(rng.choice(self.game.dice.kind_of(task[1]).faces)))
+        if task[0] == "six":
+            return A.ExtraRoll(task[1], rng.randint(1, 6))
+        return rng.choice([a for a, _ in self.chance_outcomes()])
 
     # ------------------------------------------------------------------ legal actions
 
@@ -291,15 +298,7 @@ class State:
             (c.id, number)
             for c in self.players[player].cards
             if not c.complete
-            for number in self._legal_chips(c, die)
-        ]
-
-    def _legal_chips(self, card: CardInPlay, die: Die) -> list[int]:
-        layout = card.card.layout
-        assert layout is not None
-        return [
-            chip.number for chip in layout.chips
-            if chip.number not in card.placed and judge(layout, card.placed, chip.number, die, self.game.dice).legal
+            for number in c.legal_chips(die, self.game.dice)
         ]
 
     def _quota(self, player: int) -> int:
@@ -349,6 +348,9 @@ class State:
 
     def _losable(self, player: int, matches: tuple) -> list[tuple[CardInPlay, int]]:
         """Dice ``player`` could hand back for a fuse card or unused die showing ``matches``."""
+        key = (len(self.history), player, matches)
+        if self._losable_cache[0] == key:  # asked again before anything changed
+            return self._losable_cache[1]
         found = []
         for card in self.players[player].cards:
             if card.complete:
@@ -357,6 +359,7 @@ class State:
             for chip, die in card.physical.items():
                 if chip not in safe and any(die.has_colour(m) if isinstance(m, str) else die.face == m for m in matches):
                     found.append((card, chip))
+        self._losable_cache = (key, found)
         return found
 
     # ------------------------------------------------------------------ applying
@@ -445,10 +448,11 @@ class State:
     def _do_reveal(self, action: A.Reveal) -> None:
         task = self._expect(action, "reveal")
         where, slot = task[1], task[2]
-        if action.card not in self._reveal_odds(where):
+        source = next((s for s in self._sources_for(where) if s.count and action.card in s.pool), None)
+        if source is None:
             raise IllegalActionError(f"{action.card} cannot come from the {where}")
         card = self.game.card(action.card)
-        next(s for s in self._sources_for(where) if action.card in s.pool and s.count).take(action.card)
+        source.take(action.card)
         self.tasks.pop(0)
         if card.kind == "fuse":
             self.fuses_activated += 1
@@ -577,8 +581,7 @@ class State:
         verdict = judge(card.card.layout, card.placed, action.chip, action.die, self.game.dice)  # type: ignore[arg-type]
         if not verdict:
             raise IllegalActionError(verdict.reason)
-        card.placed[action.chip] = action.die
-        card.physical[action.chip] = self.roll_physical[index]
+        card.put(action.chip, action.die, self.roll_physical[index])
         del self.roll[index], self.roll_physical[index]
         self.changed = {i - (i > index) for i in self.changed if i != index}
         self.players[player].taken += 1
@@ -648,17 +651,14 @@ class State:
         player, card = self._find_card(action.card)
         if player != task[1] or (card, action.chip) not in self._losable(player, task[2]):
             raise IllegalActionError(f"p{task[1] + 1} must return a die matching {task[2]} that is not safe")
-        die = card.physical.pop(action.chip)
-        del card.placed[action.chip]
+        die = card.take(action.chip)
         self.bag[die.colours] += 1
         self.tasks.pop(0)
 
     def _do_clear(self, action: A.Clear) -> None:
         _, card = self._find_card(action.card)
-        for die in card.physical.values():
+        for die in card.take_all():
             self.bag[die.colours] += 1
-        card.placed.clear()
-        card.physical.clear()
 
     # ------------------------------------------------------------------ automatic steps
 
@@ -694,7 +694,7 @@ class State:
                 self._next_turn()
             elif kind == "spark" and not (self.spark_source.pool or self.spark_discard):
                 self._spark_shortage(task[1])
-            elif kind == "reveal" and not self._reveal_odds(task[1]):
+            elif kind == "reveal" and not any(s.count for s in self._sources_for(task[1])):
                 self.tasks.pop(0)
             elif kind == "six" and not sum(self.bag.values()):
                 self.tasks.pop(0)  # no extra die to roll
@@ -802,6 +802,7 @@ class State:
         other.sources = {n: s.copy() for n, s in self.sources.items()}
         other.fuse_source, other.spark_source = self.fuse_source.copy(), self.spark_source.copy()
         other.tasks = list(self.tasks)
+        other._losable_cache = ((), [])
         return other
 
     def log(self) -> list[tuple[float, str]]:

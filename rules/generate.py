@@ -119,15 +119,15 @@ COUNTDOWN_TEMPLATES: dict[int, list[Template]] = {
 }
 
 SPARK_TEMPLATES: list[Template] = [
-    lambda r: f"[{_c(r)}]",
-    lambda r: f"[{_n(r)}]",
-    lambda r: f"[{_two(r, COLOURS)}]",
-    lambda r: f"[{_two(r, NUMS)}]",
+    lambda r: f"[{_c(r)}] [{_n(r)}]",
+    lambda r: f"[{_two(r, COLOURS)}] [{_two(r, NUMS)}]",
     lambda r: "[#] = [#]",
     lambda r: "[C] = [C]",
-    lambda r: "[C] != [C]",
-    lambda r: f"[{_c(r)}] [?]",
-    lambda r: "[split]",
+    lambda r: "[C] != [C] != [C]",
+    lambda r: f"[{_c(r)}] [?] [{_n(r)}]",
+    lambda r: f"[#] > [{r.randint(2, 5)}]",
+    lambda r: f"[split] [{_c(r)}]",
+    lambda r: f"[#] + [#] = {r.randint(4, 10)}",
 ]
 
 # how many generated cards of each point value fill a deck, after the real ones are counted
@@ -186,7 +186,7 @@ def generated_files(seed: int = 2026) -> dict[str, str]:
         if text not in sparks or len(sparks) >= 20:  # repeats allowed once the 20 distinct ones exist
             sparks.append(text)
     files["countdown-sparks-generated.txt"] = (
-        "# No spark card is transcribed yet: all 30 are generated (one to two chips, as the rulebook's pictures suggest).\n"
+        "# No spark card is transcribed yet: all 30 are generated (two or three chips; the rulebook says defusing one returns its dice).\n"
         + header
         + "".join(f"S-G{i:02d} 0 generated {t}\n" for i, t in enumerate(sparks, 1))
     )

@@ -13,7 +13,7 @@ A placement is legal when (card-notation.md, "What legal means"):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Hashable
 
@@ -25,15 +25,36 @@ Placed = Mapping[int, Die]
 """Dice on a card: 1-based chip number -> die."""
 
 
-@dataclass(frozen=True, slots=True)
 class Verdict:
-    """The answer to one placement; ``reason`` is empty when it is legal."""
+    """The answer to one placement; ``reason`` is empty when it is legal.
 
-    legal: bool
-    reason: str = ""
+    The reason of an illegal verdict is worked out only when asked for: simulations need the bool alone.
+    """
+
+    __slots__ = ("legal", "_reason", "_explain")
+
+    def __init__(self, legal: bool, reason: str = "", explain: Callable[[], str] | None = None) -> None:
+        self.legal = legal
+        self._reason = reason
+        self._explain = explain
+
+    @property
+    def reason(self) -> str:
+        if self._explain is not None:
+            self._reason, self._explain = self._explain(), None
+        return self._reason
 
     def __bool__(self) -> bool:
         return self.legal
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Verdict) and (self.legal, self.reason) == (other.legal, other.reason)
+
+    def __hash__(self) -> int:
+        return hash((self.legal, self.reason))
+
+    def __repr__(self) -> str:
+        return f"Verdict({self.legal!r}, {self.reason!r})"
 
     def __str__(self) -> str:
         return "ok" if self.legal else f"illegal: {self.reason}"
@@ -64,7 +85,25 @@ class _Solver:
             frozenset(d for d in dice.possible_dice() if chip.accepts(d)) for chip in chips
         ]
         self.domains = [self._domain(i) for i in range(self.n)]
+        self.below = layout.supports
+        self.first = [i for i, c in enumerate(chips) if c.order == "first"]
+        self.last = {i for i, c in enumerate(chips) if c.order == "last"}
         self.memo: dict[tuple[Die | None, ...], bool] = {}
+        self.verdicts: dict[tuple[tuple[Die | None, ...], int, Die], Verdict] = {}
+        self.chip_lists: dict[tuple[tuple[Die | None, ...], Die], tuple[int, ...]] = {}
+
+    def order_allows(self, filling: tuple[Die | None, ...], index: int) -> bool:
+        """Stack order, support from below, and the ``first``/``last`` chips."""
+        if any(filling[j] is None for j in self.below.get(index, ())):
+            return False
+        for j in self.first:
+            if j != index and filling[j] is None:
+                return False
+            if j == index and any(d is not None for d in filling):
+                return False
+        if index in self.last and sum(d is None for d in filling) > 1:
+            return False
+        return True
 
     def _domain(self, i: int) -> list[tuple[Die, int]]:
         """Candidate dice for chip ``i``, one per value that can make a difference, each with a bitmask of
@@ -90,6 +129,8 @@ class _Solver:
     def can_complete(self, filling: tuple[Die | None, ...]) -> bool:
         known = self.memo.get(filling)
         if known is None:
+            if len(self.memo) > 200_000:
+                self.memo.clear()
             known = self.memo[filling] = self._search(filling)
         return known
 
@@ -113,9 +154,15 @@ class _Solver:
             if a is not None and b is not None and not rel.holds(a, b):
                 return False
         for eq in self.equations_of[i]:
-            faces = {j: assignment[j].face for j in eq.chips if assignment[j] is not None}  # type: ignore[union-attr]
-            if len(faces) == len(eq.terms) and not eq.holds(faces):
-                return False
+            total = eq.constant
+            for coefficient, j in eq.terms:
+                other = assignment[j]
+                if other is None:
+                    break
+                total += coefficient * other.face
+            else:
+                if total:
+                    return False
         return True
 
     def _extend(
@@ -155,15 +202,19 @@ def _fits(masks: list[int], remaining: list[int]) -> bool:
     return assign(0)
 
 
-_solvers: dict[tuple[Layout, str], _Solver] = {}
+_solvers: dict[tuple[str, str], _Solver] = {}
 
 
 def solver_for(layout: Layout, dice: DiceSet) -> _Solver:
-    """The compiled solver for a layout and dice set (built once, then shared)."""
-    key = (layout, dice.name)
-    solver = _solvers.get(key)
+    """The compiled solver for a layout and dice set (built once, then shared by equal layouts)."""
+    cache = layout.solvers
+    solver = cache.get(dice.name)
     if solver is None or solver.dice is not dice:
-        solver = _solvers[key] = _Solver(layout, dice)
+        key = (layout.text, dice.name)
+        solver = _solvers.get(key)
+        if solver is None or solver.dice is not dice:
+            solver = _solvers[key] = _Solver(layout, dice)
+        cache[dice.name] = solver
     return solver
 
 
@@ -291,23 +342,38 @@ def judge(layout: Layout, placed: Placed, chip: int, die: Die, dice: DiceSet) ->
     filling = _filling(layout, placed)
     if not 1 <= chip <= len(filling):
         return Verdict(False, f"chip {chip} does not exist: the card {str(layout)!r} has {len(filling)} chips")
-    index = chip - 1
+    solver = solver_for(layout, dice)
+    key = (filling, chip, die)
+    verdict = solver.verdicts.get(key)
+    if verdict is None:
+        if len(solver.verdicts) > 200_000:  # bound the memo in long simulations
+            solver.verdicts.clear()
+        verdict = solver.verdicts[key] = _judge(layout, filling, chip - 1, die, dice)
+    return verdict
+
+
+def _judge(layout: Layout, filling: tuple[Die | None, ...], index: int, die: Die, dice: DiceSet) -> Verdict:
+    solver = solver_for(layout, dice)
     target = layout.chips[index]
     if filling[index] is not None:
         return Verdict(False, f"{_chip_label(target)} already holds {filling[index]}: placed dice cannot be moved")
-    if not target.accepts(die):
-        return Verdict(False, f"{_chip_label(target)} does not accept {die}: the die must match the chip")
-    order = _order_reason(layout, filling, index)
-    if order:
-        return Verdict(False, order)
-    solver = solver_for(layout, dice)
+    if die not in solver.accepted[index]:
+        return Verdict(False, explain=lambda: _mismatch_reason(target, die, dice))
+    if not solver.order_allows(filling, index):
+        return Verdict(False, explain=lambda: _order_reason(layout, filling, index))
     after = list(filling)
     after[index] = die
     if not solver._consistent(after, index):
-        return Verdict(False, _broken_rule(layout, after, index) or _false_equation(layout, after, index))
+        return Verdict(False, explain=lambda: _broken_rule(layout, after, index) or _false_equation(layout, after, index))
     if not solver.can_complete(tuple(after)):
-        return Verdict(False, _unsolvable_reason(layout, after, index, dice))
+        return Verdict(False, explain=lambda: _unsolvable_reason(layout, after, index, dice))
     return OK
+
+
+def _mismatch_reason(chip: Chip, die: Die, dice: DiceSet) -> str:
+    if chip.accepts(die):
+        return f"{_chip_label(chip)}: the {dice.name} dice have no {die.colour} die"
+    return f"{_chip_label(chip)} does not accept {die}: the die must match the chip"
 
 
 def is_legal(layout: Layout, placed: Placed, chip: int, die: Die, dice: DiceSet) -> bool:
@@ -327,9 +393,19 @@ def is_complete(layout: Layout, placed: Placed) -> bool:
     return len(placed) == len(layout.chips)
 
 
-def legal_chips(layout: Layout, placed: Placed, die: Die, dice: DiceSet) -> list[int]:
-    """Every chip number of this card where ``die`` may legally go now."""
-    return [c.number for c in layout.chips if c.number not in placed and is_legal(layout, placed, c.number, die, dice)]
+def legal_chips(layout: Layout, placed: Placed, die: Die, dice: DiceSet) -> tuple[int, ...]:
+    """Every chip number of this card where ``die`` may legally go now (memoised per filling and die)."""
+    solver = solver_for(layout, dice)
+    filling = _filling(layout, placed)
+    key = (filling, die)
+    chips = solver.chip_lists.get(key)
+    if chips is None:
+        if len(solver.chip_lists) > 200_000:
+            solver.chip_lists.clear()
+        chips = solver.chip_lists[key] = tuple(
+            i + 1 for i in range(solver.n) if filling[i] is None and _judge(layout, filling, i, die, dice).legal
+        )
+    return chips
 
 
 def legal_placements(

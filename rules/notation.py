@@ -157,7 +157,7 @@ class Group:
     relations: tuple[Relation, ...]
     equation: Equation | None
 
-    @property
+    @cached_property
     def chips(self) -> tuple[Chip, ...]:
         return tuple(t for t in self.tokens if isinstance(t, Chip))
 
@@ -236,17 +236,27 @@ class Layout:
     def kinds(self) -> tuple[str, ...]:
         return tuple(g.kind for g in self.groups)
 
-    def __str__(self) -> str:
+    @cached_property
+    def solvers(self) -> dict:
+        """Compiled legality solvers by dice set name (filled by ``rules.legality``)."""
+        return {}
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical notation."""
         return "; ".join(str(g) for g in self.groups)
 
+    def __str__(self) -> str:
+        return self.text
+
     def __repr__(self) -> str:
-        return f"parse_layout({str(self)!r})"
+        return f"parse_layout({self.text!r})"
 
     def __hash__(self) -> int:
-        return hash(str(self))
+        return hash(self.text)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Layout) and str(self) == str(other)
+        return isinstance(other, Layout) and self.text == other.text
 
 
 # ---------------------------------------------------------------- parsing

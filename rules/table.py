@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.catalog import Card
-from rules.dice import Die
+from rules.dice import DiceSet, Die
+from rules.legality import legal_chips
 
 
 @dataclass
@@ -24,10 +25,29 @@ class CardInPlay:
     def id(self) -> str:
         return self.card.id
 
+    def put(self, chip: int, die: Die, physical: Die | None = None) -> None:
+        self.placed[chip] = die
+        self.physical[chip] = physical or die
+
+    def take(self, chip: int) -> Die:
+        """Remove the die on ``chip``; returns the physical die."""
+        del self.placed[chip]
+        return self.physical.pop(chip)
+
+    def take_all(self) -> list[Die]:
+        dice = list(self.physical.values())
+        self.placed.clear()
+        self.physical.clear()
+        return dice
+
+    def legal_chips(self, die: Die, dice: DiceSet) -> tuple[int, ...]:
+        """Chips where ``die`` may legally go now."""
+        assert self.card.layout is not None
+        return legal_chips(self.card.layout, self.placed, die, dice)
+
     @property
     def complete(self) -> bool:
-        assert self.card.layout is not None
-        return len(self.placed) == len(self.card.layout.chips)
+        return len(self.placed) == self.card.chip_count
 
     def safe_chips(self) -> set[int]:
         """Chips whose die is beneath another die, or in a ``first`` chip: fuse cards and rerolls cannot take them."""
