@@ -145,11 +145,13 @@ def suggest(
     steps = tuple(s for p, picked in enumerate(best[1]) for s in options[p][picked][1])
     used = {i for picked in best[1] for i in picked}
     unused = tuple(roll[i] for i in indices if i not in used)
-    return Hint(steps, unused, best[0], tuple(_reasons(steps, unused, names, edition, best[1])))
+    forced = {p for p, mine in enumerate(options) if len(mine) == 1}  # only the empty choice
+    return Hint(steps, unused, best[0], tuple(_reasons(steps, unused, names, edition, best[1], forced)))
 
 
 def _reasons(
-    steps: Sequence[Step], unused: Sequence[Die], names: Sequence[str], edition: str, picks: list[tuple[int, ...]]
+    steps: Sequence[Step], unused: Sequence[Die], names: Sequence[str], edition: str, picks: list[tuple[int, ...]],
+    idle_forced: set[int],
 ) -> list[str]:
     lines = []
     for step in steps:
@@ -158,7 +160,8 @@ def _reasons(
     for p, picked in enumerate(picks):
         if not picked:
             cost = "draws a spark card" if edition == "countdown" else "takes no die"
-            lines.append(f"{names[p]}: no die fits well; {cost}")
+            why = "no rolled die fits their cards" if p in idle_forced else "the others make better use of the dice"
+            lines.append(f"{names[p]}: {cost}: {why}")
     for die in unused:
         if edition == "fuse":
             lines.append(f"{die} unused: each player may have to return a {die.colour} die or a {die.face}")
