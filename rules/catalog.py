@@ -197,14 +197,28 @@ class Catalog:
 
 
 def load_catalog(edition: str, user_file: Path | None = None, include_user: bool = True) -> Catalog:
-    """The catalog of ``fuse`` or ``countdown``, plus the user's own cards (``user_file``, default per edition)."""
+    """The catalog of ``fuse`` or ``countdown``, plus the user's own cards (``user_file``, default per edition).
+
+    Read once and kept until a catalog file changes (cards are immutable, so sharing them is safe).
+    """
     if edition not in EDITIONS:
         raise CatalogError(f"unknown edition {edition!r}: expected {' or '.join(EDITIONS)}")
+    user_path = user_file if user_file is not None else user_cards_path(edition)
+    paths = sorted(CATALOG_DIR.glob(f"{edition}-*.txt")) + ([user_path] if include_user and user_path.exists() else [])
+    key = (edition, str(user_path), include_user, tuple((str(p), p.stat().st_mtime_ns) for p in paths))
+    if key not in _loaded:
+        _loaded[key] = _read_catalog(edition, user_path, include_user)
+    return _loaded[key]
+
+
+_loaded: dict[tuple, Catalog] = {}
+
+
+def _read_catalog(edition: str, user_path: Path, include_user: bool) -> Catalog:
     cards: list[Card] = []
     for path in sorted(CATALOG_DIR.glob(f"{edition}-*.txt")):
         kind = path.stem.split("-")[1].rstrip("s")
         cards += read_cards(path, edition, kind)
-    user_path = user_file if user_file is not None else user_cards_path(edition)
     replaced: list[Card] = []
     if include_user and user_path.exists():
         for user_card in read_cards(user_path, edition, "bomb"):

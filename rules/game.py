@@ -415,8 +415,7 @@ class State:
         return words.get(task[0], task[0])
 
     def _apply(self, action: A.Action) -> None:
-        handler = getattr(self, f"_do_{type(action).__name__.lower()}")
-        handler(action)
+        getattr(self, _HANDLERS[type(action)])(action)
 
     def _do_deal(self, action: A.Deal) -> None:
         task = self._expect(action, "deal")
@@ -822,6 +821,9 @@ class State:
 
     def __str__(self) -> str:
         return self.describe()
+
+
+_HANDLERS = {cls: f"_do_{cls.__name__.lower()}" for cls in A.Action.__args__}  # type: ignore[attr-defined]
 
 
 def play_log(game: Game, actions: Sequence[str]) -> State:

@@ -13,7 +13,7 @@ A placement is legal when (card-notation.md, "What legal means"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Hashable
 
@@ -92,6 +92,24 @@ class _Solver:
         self.verdicts: dict[tuple[tuple[Die | None, ...], int, Die], Verdict] = {}
         self.chip_lists: dict[tuple[tuple[Die | None, ...], Die], tuple[int, ...]] = {}
 
+    def legal_chips(self, filling: tuple[Die | None, ...], die: Die) -> tuple[int, ...]:
+        key = (filling, die)
+        chips = self.chip_lists.get(key)
+        if chips is None:
+            if len(self.chip_lists) > 200_000:  # bound the memo in long simulations
+                self.chip_lists.clear()
+            chips = self.chip_lists[key] = tuple(
+                i + 1 for i in range(self.n) if filling[i] is None and self.allows(filling, i, die)
+            )
+        return chips
+
+    def allows(self, filling: tuple[Die | None, ...], index: int, die: Die) -> bool:
+        """``_judge(...).legal`` without building a reason: the simulator's hot path."""
+        if filling[index] is not None or die not in self.accepted[index] or not self.order_allows(filling, index):
+            return False
+        after = filling[:index] + (die,) + filling[index + 1 :]
+        return self._consistent(after, index) and self.can_complete(after)
+
     def order_allows(self, filling: tuple[Die | None, ...], index: int) -> bool:
         """Stack order, support from below, and the ``first``/``last`` chips."""
         if any(filling[j] is None for j in self.below.get(index, ())):
@@ -146,7 +164,7 @@ class _Solver:
         masks: list[int] = [0] * self.n
         return self._extend(assignment, masks, open_chips, 0, remaining)
 
-    def _consistent(self, assignment: list[Die | None], i: int) -> bool:
+    def _consistent(self, assignment: Sequence[Die | None], i: int) -> bool:
         die = assignment[i]
         assert die is not None
         for rel in self.relations_of[i]:
@@ -348,12 +366,12 @@ def judge(layout: Layout, placed: Placed, chip: int, die: Die, dice: DiceSet) ->
     if verdict is None:
         if len(solver.verdicts) > 200_000:  # bound the memo in long simulations
             solver.verdicts.clear()
-        verdict = solver.verdicts[key] = _judge(layout, filling, chip - 1, die, dice)
+        verdict = solver.verdicts[key] = _judge(solver, filling, chip - 1, die)
     return verdict
 
 
-def _judge(layout: Layout, filling: tuple[Die | None, ...], index: int, die: Die, dice: DiceSet) -> Verdict:
-    solver = solver_for(layout, dice)
+def _judge(solver: _Solver, filling: tuple[Die | None, ...], index: int, die: Die) -> Verdict:
+    layout, dice = solver.layout, solver.dice
     target = layout.chips[index]
     if filling[index] is not None:
         return Verdict(False, f"{_chip_label(target)} already holds {filling[index]}: placed dice cannot be moved")
@@ -393,19 +411,14 @@ def is_complete(layout: Layout, placed: Placed) -> bool:
     return len(placed) == len(layout.chips)
 
 
+def filling_of(layout: Layout, placed: Placed) -> tuple[Die | None, ...]:
+    """The card's dice as one tuple, ``None`` for an empty chip: the key of every memo here."""
+    return _filling(layout, placed)
+
+
 def legal_chips(layout: Layout, placed: Placed, die: Die, dice: DiceSet) -> tuple[int, ...]:
     """Every chip number of this card where ``die`` may legally go now (memoised per filling and die)."""
-    solver = solver_for(layout, dice)
-    filling = _filling(layout, placed)
-    key = (filling, die)
-    chips = solver.chip_lists.get(key)
-    if chips is None:
-        if len(solver.chip_lists) > 200_000:
-            solver.chip_lists.clear()
-        chips = solver.chip_lists[key] = tuple(
-            i + 1 for i in range(solver.n) if filling[i] is None and _judge(layout, filling, i, die, dice).legal
-        )
-    return chips
+    return solver_for(layout, dice).legal_chips(_filling(layout, placed), die)
 
 
 def legal_placements(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules.catalog import Card
 from rules.dice import DiceSet, Die
-from rules.legality import legal_chips
+from rules.legality import filling_of, solver_for
 
 
 @dataclass
@@ -20,30 +21,46 @@ class CardInPlay:
     card: Card
     placed: dict[int, Die] = field(default_factory=dict)
     physical: dict[int, Die] = field(default_factory=dict)
+    _filling: tuple[Die | None, ...] | None = field(default=None, repr=False, compare=False)
+    _solver: Any = field(default=None, repr=False, compare=False)
 
     @property
     def id(self) -> str:
         return self.card.id
 
+    @property
+    def filling(self) -> tuple[Die | None, ...]:
+        """The dice by chip, ``None`` where empty (cached until the dice change)."""
+        if self._filling is None:
+            assert self.card.layout is not None
+            self._filling = filling_of(self.card.layout, self.placed)
+        return self._filling
+
     def put(self, chip: int, die: Die, physical: Die | None = None) -> None:
         self.placed[chip] = die
         self.physical[chip] = physical or die
+        self._filling = None
 
     def take(self, chip: int) -> Die:
         """Remove the die on ``chip``; returns the physical die."""
         del self.placed[chip]
+        self._filling = None
         return self.physical.pop(chip)
 
     def take_all(self) -> list[Die]:
         dice = list(self.physical.values())
         self.placed.clear()
         self.physical.clear()
+        self._filling = None
         return dice
 
     def legal_chips(self, die: Die, dice: DiceSet) -> tuple[int, ...]:
         """Chips where ``die`` may legally go now."""
         assert self.card.layout is not None
-        return legal_chips(self.card.layout, self.placed, die, dice)
+        solver = self._solver
+        if solver is None or solver.dice is not dice:
+            solver = self._solver = solver_for(self.card.layout, dice)
+        return solver.legal_chips(self.filling, die)
 
     @property
     def complete(self) -> bool:
@@ -60,7 +77,7 @@ class CardInPlay:
         return safe
 
     def copy(self) -> CardInPlay:
-        return CardInPlay(self.card, dict(self.placed), dict(self.physical))
+        return CardInPlay(self.card, dict(self.placed), dict(self.physical), self._filling, self._solver)
 
     def describe(self) -> str:
         dice = " ".join(f"{chip}={die}" for chip, die in sorted(self.placed.items()))

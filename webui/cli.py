@@ -8,10 +8,19 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = ("rules.cli", "datasets.cli", "models.cli", "vision.cli", "webui.commands")
+BENCHMARKS = {"rules": "rules.bench", "synth": "datasets.bench", "detect": "vision.bench", "pipeline": "vision.bench_pipeline",
+              "webui": "webui.bench"}
+
+
+def run_benchmark(args: argparse.Namespace) -> int:
+    """``fuse-referee bench TARGET [options]``: each target's own ``main(argv)`` prints its figures."""
+    module = importlib.import_module(BENCHMARKS[args.target])
+    return int(module.main(args.options))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -27,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue  # that package's commands are not written yet
         module.register(subparsers)
+    bench = subparsers.add_parser("bench", help="print speed figures (see the README for each target)")
+    bench.add_argument("target", choices=[t for t, m in BENCHMARKS.items() if importlib.util.find_spec(m)])
+    bench.add_argument("options", nargs=argparse.REMAINDER, help="the target's own options (--help for them)")
+    bench.set_defaults(func=run_benchmark)
     return parser
 
 
