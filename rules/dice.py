@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 from rules.errors import DieError
@@ -136,6 +136,11 @@ class DiceSet:
     @property
     def size(self) -> int:
         return sum(k.count for k in self.kinds)
+
+    @cached_property
+    def faces(self) -> dict[tuple[str, ...], tuple[int, ...]]:
+        """Each kind's faces by its colours."""
+        return {kind.colours: kind.faces for kind in self.kinds}
 
     def kind_of(self, die: Die) -> DieKind:
         for kind in self.kinds:

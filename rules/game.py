@@ -244,12 +244,13 @@ class State:
         """A random chance action with the right odds (the dice come out of the bag at random)."""
         task = self.tasks[0]
         if task[0] in ("roll", "reroll"):
+            faces = self.game.dice.faces
             if task[0] == "reroll":
                 dice = [self.roll[i] for i in task[1]]
-                return A.Roll(tuple(d.with_face(rng.choice(self.game.dice.kind_of(d).faces)) for d in dice))
+                return A.Roll(tuple(d.with_face(rng.choice(faces[d.colours])) for d in dice))
             bag = list(self.bag.elements())
             drawn = rng.sample(bag, min(task[1], len(bag)))
-            return A.Roll(tuple(Die(c, rng.choice(self.game.dice.kind_of(Die(c, 1)).faces)) for c in drawn))
+            return A.Roll(tuple(Die(c, rng.choice(faces[c])) for c in drawn))
         if task[0] == "reveal":
             sources = [s for s in self._sources_for(task[1]) if s.count]
             source = rng.choices(sources, weights=[s.count for s in sources])[0]
@@ -257,7 +258,7 @@ class State:
         if task[0] == "deal":
             return A.Deal(task[1], rng.choice(self._hand_source().pool))
         if task[0] == "unused":
-            return A.RollUnused(task[1].with_face(rng.choice(self.game.dice.kind_of(task[1]).faces)))
+            return A.RollUnused(task[1].with_face(rng.choice(self.game.dice.faces[task[1].colours])))
         if task[0] == "six":
             return A.ExtraRoll(task[1], rng.randint(1, 6))
         return rng.choice([a for a, _ in self.chance_outcomes()])

@@ -88,7 +88,9 @@ class _Solver:
         self.below = layout.supports
         self.first = [i for i, c in enumerate(chips) if c.order == "first"]
         self.last = {i for i, c in enumerate(chips) if c.order == "last"}
-        self.memo: dict[tuple[Die | None, ...], bool] = {}
+        self.modes = self._projection_modes()
+        self.memo: dict[tuple[object, ...], bool] = {}
+        self.by_projection: dict[tuple[object, ...], tuple[int, ...]] = {}
         self.verdicts: dict[tuple[tuple[Die | None, ...], int, Die], Verdict] = {}
         self.chip_lists: dict[tuple[tuple[Die | None, ...], Die], tuple[int, ...]] = {}
 
@@ -96,12 +98,42 @@ class _Solver:
         key = (filling, die)
         chips = self.chip_lists.get(key)
         if chips is None:
-            if len(self.chip_lists) > 200_000:  # bound the memo in long simulations
+            if len(self.chip_lists) > 200_000:  # bound the memos in long simulations
                 self.chip_lists.clear()
-            chips = self.chip_lists[key] = tuple(
-                i + 1 for i in range(self.n) if filling[i] is None and self.allows(filling, i, die)
-            )
+                self.by_projection.clear()
+            projected = (self.project(filling), die)
+            chips = self.by_projection.get(projected)
+            if chips is None:
+                chips = self.by_projection[projected] = tuple(
+                    i + 1 for i in range(self.n) if filling[i] is None and self.allows(filling, i, die)
+                )
+            self.chip_lists[key] = chips
         return chips
+
+    def _projection_modes(self) -> tuple[int, ...]:
+        """Per chip, what of a placed die the rest of the card can ever read: 0 all of it, 1 its colour,
+        2 its number, 3 only that the chip is filled. Fillings that agree on that are the same position,
+        which lets the memos answer for positions never seen die for die. Colours are always kept when the
+        set has a kind with fewer dice than the card has chips, since then how many of a kind are used counts."""
+        if any(kind.count < self.n for kind in self.dice.kinds):
+            return (0,) * self.n
+        modes = []
+        for i in range(self.n):
+            reads: set[str] = set()
+            for rel in self.relations_of[i]:
+                reads |= rel.aspects
+            if self.equations_of[i]:
+                reads.add(NUMBER)
+            modes.append({frozenset((NUMBER, COLOUR)): 0, frozenset((COLOUR,)): 1, frozenset((NUMBER,)): 2}.get(
+                frozenset(reads), 3))
+        return tuple(modes)
+
+    def project(self, filling: tuple[Die | None, ...]) -> tuple[object, ...]:
+        """The filling reduced to what matters (see ``_projection_modes``)."""
+        return tuple(
+            d if d is None or m == 0 else d.colours if m == 1 else d.face if m == 2 else True
+            for d, m in zip(filling, self.modes)
+        )
 
     def allows(self, filling: tuple[Die | None, ...], index: int, die: Die) -> bool:
         """``_judge(...).legal`` without building a reason: the simulator's hot path."""
@@ -145,11 +177,12 @@ class _Solver:
         return list(by_value.values())
 
     def can_complete(self, filling: tuple[Die | None, ...]) -> bool:
-        known = self.memo.get(filling)
+        key = self.project(filling)
+        known = self.memo.get(key)
         if known is None:
             if len(self.memo) > 200_000:
                 self.memo.clear()
-            known = self.memo[filling] = self._search(filling)
+            known = self.memo[key] = self._search(filling)
         return known
 
     def _search(self, filling: tuple[Die | None, ...]) -> bool:

@@ -64,6 +64,37 @@ def random_policy(state: State, rng: random.Random) -> A.Action:
     return rng.choice(state.legal_actions())
 
 
+class RandomPolicy:
+    """``random_policy``, planning a whole roll at once where players take one die each: their cards are
+    their own, so in random player order each takes a random legal die, and the plan is played out."""
+
+    def __init__(self) -> None:
+        self.plan: list[A.Action] = []
+        self.turn = -1
+
+    def __call__(self, state: State, rng: random.Random) -> A.Action:
+        if state.phase != "distribute" or state.config.dice_per_player > 1 or state._quota(state.leader) > 1:
+            return random_policy(state, rng)
+        if self.turn != state.turn:
+            self.turn = state.turn
+            self.plan = self._plan(state, rng)
+        return self.plan.pop(0) if self.plan else A.Done()
+
+    @staticmethod
+    def _plan(state: State, rng: random.Random) -> list[A.Action]:
+        players = list(range(len(state.players)))
+        rng.shuffle(players)
+        left = list(state.roll)
+        plan: list[A.Action] = []
+        for player in players:
+            options = [(die, spot) for die in dict.fromkeys(left) for spot in state.placements(player, die)]
+            if options:
+                die, (card, chip) = rng.choice(options)
+                plan.append(A.Place(die, card, chip))
+                left.remove(die)
+        return plan
+
+
 def greedy_policy(state: State, rng: random.Random) -> A.Action:
     if state.phase == "distribute":
         defuses = [a for a in state.legal_actions() if isinstance(a, A.Defuse)] if state.config.early_defuse else []
@@ -101,7 +132,7 @@ class HintPolicy:
 
 
 POLICIES: dict[str, Callable[[], Policy]] = {
-    "random": lambda: random_policy,
+    "random": RandomPolicy,
     "greedy": lambda: greedy_policy,
     "hint": HintPolicy,
 }

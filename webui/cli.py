@@ -13,8 +13,13 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = ("rules.cli", "datasets.cli", "models.cli", "vision.cli", "webui.commands")
-BENCHMARKS = {"rules": "rules.bench", "synth": "datasets.bench", "detect": "vision.bench", "pipeline": "vision.bench_pipeline",
-              "webui": "webui.bench"}
+BENCHMARKS = {
+    "rules": "rules.bench",
+    "synth": "datasets.bench",
+    "detect": "vision.bench",
+    "pipeline": "vision.bench_pipeline",
+    "webui": "webui.bench",
+}
 
 
 def run_benchmark(args: argparse.Namespace) -> int:
