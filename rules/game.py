@@ -715,7 +715,8 @@ class State:
         tasks: list[tuple] = []
         if self.config.uses_sparks:
             for p, area in enumerate(self.players):
-                if self._bombs_left() or area.cards:  # after the bombs, only players with cards must take dice
+                # once the bombs are gone, only players with cards still to defuse must take dice
+                if self._bombs_left() or area.sparks() or (self.config.must_clear_own_cards and area.bombs()):
                     tasks += [("spark", p)] * self._sparks_owed(p)
             tasks += [("bag", d) for d in self.unused]
         else:
