@@ -17,6 +17,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 from rules import actions as A
 from rules.catalog import Card, Catalog, load_catalog
@@ -167,6 +168,10 @@ class State:
             for source in self.sources.values():
                 source.pool = [c for c in source.pool if c not in used]
             del self.sources["hands"]
+            for name, source in self.sources.items():  # the levels are chosen from the cards the hands left
+                if len(source.pool) < source.count:
+                    raise RulesError(f"after the hands, the catalog has {len(source.pool)} cards worth "
+                                     f"{name.removeprefix('level')} left, not {source.count}")
         tasks: list[tuple] = [("reveal", "row", None)] * (ROW_SIZE if config.setup != "stacks" else 0)
         if config.setup == "stacks":
             tasks = [("reveal", name, None) for name in self.sources]
@@ -284,7 +289,7 @@ class State:
             for player in range(len(self.players)):
                 for die in dict.fromkeys(self.roll):
                     actions += [A.Place(die, card, chip) for card, chip in self.placements(player, die)]
-            if self._leader_role() == "logistics-specialist" and not self.discarded:
+            if self._may_discard():
                 actions += [A.Discard(d) for d in dict.fromkeys(self.roll)]
             actions.append(A.Done())
         if kind == "defuse" or (kind == "distribute" and self.config.early_defuse):
@@ -303,8 +308,13 @@ class State:
         ]
 
     def _quota(self, player: int) -> int:
-        extra = player == self.leader and self._leader_role() == "logistics-specialist"
+        extra = player == self.leader and self._leader_role() == "logistics-specialist" and not self.discarded
         return self.config.dice_per_player + extra
+
+    def _may_discard(self) -> bool:
+        """The Logistics Specialist takes one extra die OR returns one to the bag, once a turn."""
+        return (self._leader_role() == "logistics-specialist" and not self.discarded
+                and self.players[self.leader].taken <= self.config.dice_per_player)
 
     def _defuse_actions(self) -> list[A.Action]:
         actions: list[A.Action] = []
@@ -339,8 +349,9 @@ class State:
                 actions += [A.Change(i, Die((c,), die.face)) for c in COLOURS if (c,) != die.colours]
             if role != "technologist":
                 actions += [A.Change(i, die.with_face(f)) for f in range(1, 7) if f != die.face]
-        if role == "explosives-instructor" and self.rerolls < 3 and self.roll:
-            actions += [A.Reroll((i,)) for i in range(len(self.roll))] + [A.Reroll(tuple(range(len(self.roll))))]
+        if role == "explosives-instructor" and self.rerolls < 3 and self.roll:  # any of the rolled dice
+            dice = range(len(self.roll))
+            actions += [A.Reroll(some) for k in range(1, len(dice) + 1) for some in combinations(dice, k)]
         return actions
 
     def _leader_role(self) -> str:
@@ -393,10 +404,13 @@ class State:
         """The current task, if it is one of ``kinds``; the action is only quoted by the caller's error."""
         task = self.tasks[0]
         if task[0] not in kinds:
-            raise IllegalActionError(f"not now: the game waits for {self._waiting_for()}")
+            raise IllegalActionError(f"not now: the game waits for {self.waiting_for()}")
         return task
 
-    def _waiting_for(self) -> str:
+    def waiting_for(self) -> str:
+        """What the game waits for now, in words (``the leader's roll``, ``p2 to return a matching die``)."""
+        if self.outcome is not None:
+            return "nothing: the game is over"
         task = self.tasks[0]
         words = {
             "deal": f"a card dealt to p{task[1] + 1}" if len(task) > 1 else "",
@@ -588,8 +602,9 @@ class State:
 
     def _do_discard(self, action: A.Discard) -> None:
         self._expect(action, "distribute")
-        if self._leader_role() != "logistics-specialist" or self.discarded:
-            raise IllegalActionError("only the Logistics Specialist returns a rolled die, once a turn")
+        if not self._may_discard():
+            raise IllegalActionError(
+                "only the Logistics Specialist returns a rolled die, once a turn, instead of taking an extra one")
         index = self._take_from_roll(action.die)
         self.bag[self.roll_physical[index].colours] += 1
         del self.roll[index], self.roll_physical[index]
@@ -615,8 +630,10 @@ class State:
         player, card = self._find_card(action.card)
         if not card.complete:
             raise IllegalActionError(f"{card.id} still has empty chips")
-        if card.card.kind == "bomb" and self.row and action.take not in self.row:
-            raise IllegalActionError(f"take one of the row's cards: {', '.join(self.row)}")
+        if card.card.kind == "spark" and action.take:
+            raise IllegalActionError("a defused spark card is not replaced: take no card from the row")
+        if card.card.kind == "bomb" and (self.row or action.take) and action.take not in self.row:
+            raise IllegalActionError(f"take one of the row's cards: {', '.join(self.row) or 'none left'}")
         if action.fuse and not (self.config.setup == "stacks" and self.fuse_source.count):
             raise IllegalActionError("a fuse card is chosen only in the stacks setup, while fuse cards remain")
         area = self.players[player]

@@ -1,0 +1,143 @@
+"""Referee controls on a game entered by hand: reports, violations, undo, corrections, confirmations, the
+clock, the hint, a new game from the setup page; every one is in the journal."""
+
+from __future__ import annotations
+
+from flask.testing import FlaskClient
+
+
+def state(client: FlaskClient) -> dict:
+    return client.get("/api/state").get_json()
+
+
+def journal_kinds(client: FlaskClient, game: int = 1) -> list[str]:
+    return [j["kind"] for j in client.get(f"/api/games/{game}").get_json()["journal"]]
+
+
+def roll_and_place(client: FlaskClient, auth: dict) -> dict:
+    """Roll three dice and place the first legal one; returns the state."""
+    assert client.post("/api/report", json={"action": "roll red5 blue2 black6"}, headers=auth).status_code == 200
+    place = next(a for a in state(client)["legal"] if a.startswith("place"))
+    reply = client.post("/api/report", json={"action": place}, headers=auth).get_json()
+    assert reply["event"]["accepted"] and not reply["violation"]
+    return state(client)
+
+
+def test_engine_deal_then_reports(manual: FlaskClient, auth: dict) -> None:
+    s = state(manual)
+    assert s["game"]["feed"] == "manual" and s["phase"] == "roll" and s["clock"]["started"] is False
+    assert all(len(p["cards"]) == 2 for p in s["players"]) and len(s["row"]) == 5
+    s = roll_and_place(manual, auth)
+    assert sum(c["die"] is not None for p in s["players"] for card in p["cards"] for c in card["chips"]) == 1
+
+
+def test_illegal_placement_is_a_violation_with_its_reason(manual: FlaskClient, auth: dict) -> None:
+    roll_and_place(manual, auth)
+    s = state(manual)
+    card = s["players"][0]["cards"][0]["id"]
+    reply = manual.post("/api/report", json={"action": f"place red5 {card}:9"}, headers=auth).get_json()
+    assert reply["violation"] is True and reply["event"]["reason"]
+    s = state(manual)
+    assert s["violations"][-1]["action"] == f"place red5 {card}:9"
+    assert s["violations"][-1]["text"].startswith(f"place red5 {card}:9: ")
+
+
+def test_undo_correct_and_confirm_are_logged(manual: FlaskClient, auth: dict) -> None:
+    s = roll_and_place(manual, auth)
+    placed = s["events"][-1]
+    assert manual.post(f"/api/events/{placed['index']}/undo", headers=auth).get_json()["event"]["undone"] is True
+    s = state(manual)
+    assert all(c["die"] is None for p in s["players"] for card in p["cards"] for c in card["chips"])
+    roll = s["events"][-2]
+    assert roll["action"] == "roll red5 blue2 black6"
+    reply = manual.post(f"/api/events/{roll['index']}/correct", json={"action": "roll red6 blue2 black6"},
+                        headers=auth).get_json()
+    assert reply["event"]["source"] == "correction" and reply["event"]["accepted"]
+    assert state(manual)["roll"] == ["red6", "blue2", "black6"]
+    low = manual.post("/api/report", json={"action": state(manual)["legal"][0], "confidence": 0.4},
+                      headers=auth).get_json()["event"]
+    assert state(manual)["unsure"][-1]["index"] == low["index"]
+    manual.post(f"/api/events/{low['index']}/confirm", headers=auth)
+    assert state(manual)["unsure"] == []
+    kinds = journal_kinds(manual)
+    assert kinds.count("undo") == 1 and kinds.count("correct") == 1 and kinds.count("confirm") == 1
+
+
+def test_clock_start_pause_resume(manual: FlaskClient, auth: dict) -> None:
+    assert manual.post("/api/clock/start", headers=auth).get_json()["clock"]["running"] is True
+    assert manual.post("/api/clock/start", headers=auth).status_code == 409
+    paused = manual.post("/api/clock/pause", headers=auth).get_json()["clock"]
+    assert paused["running"] is False and paused["started"] is True
+    assert state(manual)["clock"]["remaining"] == paused["remaining"]
+    assert manual.post("/api/clock/resume", headers=auth).get_json()["clock"]["running"] is True
+    assert journal_kinds(manual).count("clock") == 3
+
+
+def test_hint_for_the_current_roll(manual: FlaskClient, auth: dict) -> None:
+    manual.post("/api/report", json={"action": "roll red5 blue2 black6"}, headers=auth)
+    hint = manual.get("/api/hint").get_json()
+    assert hint["roll"] == ["red5", "blue2", "black6"] and hint["reasons"]
+    assert all(step["action"].startswith("place ") for step in hint["steps"])
+
+
+def test_new_game_from_the_setup_page(manual: FlaskClient, auth: dict) -> None:
+    form = {"edition": "countdown", "players": "2", "difficulty": "expert", "fuse_cards": "4", "names": "Ann, Bo",
+            "role_p1": "R-1", "deal": "engine", "seed": "5", "feed": "manual", "token": "test-token"}
+    reply = manual.post("/api/setup", data=form)
+    assert reply.status_code == 201, reply.get_json()
+    game = reply.get_json()["game"]
+    assert game["id"] == 2 and game["edition"] == "countdown" and game["names"] == ["Ann", "Bo"]
+    manual.application.extensions["fuse_referee"].pipeline.step()  # draws the roles too
+    s = state(manual)
+    assert s["players"][0]["role"] is not None and s["game"]["fuse_cards"] == 4
+    history = manual.get("/api/history").get_json()["games"]
+    assert [g["status"] for g in history] == ["playing", "abandoned"]
+
+
+def test_table_deal_waits_for_the_cards(manual: FlaskClient, auth: dict) -> None:
+    manual.post("/api/setup", json={"players": 2, "deal": "table"}, headers=auth)
+    s = state(manual)
+    assert s["phase"] == "deal" and all(not p["cards"] for p in s["players"])
+    reply = manual.post("/api/report", json={"action": "deal p1 F-003"}, headers=auth).get_json()
+    assert reply["event"]["accepted"]
+
+
+def test_simulated_game_from_the_setup_page(manual: FlaskClient, auth: dict) -> None:
+    reply = manual.post("/api/setup", json={"feed": "simulated", "players": 2, "seed": 4}, headers=auth)
+    assert reply.status_code == 201
+    manual.application.extensions["fuse_referee"].pipeline.step()
+    s = state(manual)
+    assert s["game"]["simulated"] and s["clock"]["running"] and len(s["players"]) == 2
+
+
+def test_enrol_a_card(manual: FlaskClient, auth: dict) -> None:
+    reply = manual.post("/api/enrol", json={"edition": "fuse", "notation": "[#] = [#] = [#] = [#]", "points": 3},
+                        headers=auth)
+    assert reply.status_code == 201 and reply.get_json()["card"]["id"].startswith("F-U")
+
+
+def test_a_finished_game_takes_no_more_reports(manual: FlaskClient, auth: dict) -> None:
+    game = manual.application.extensions["fuse_referee"].current()
+    game.clock.start()
+    game.clock.started_at -= 601
+    manual.application.extensions["fuse_referee"].pipeline.step()
+    s = state(manual)
+    assert s["outcome"] == {"won": False, "reason": "time"} and s["game"]["status"] == "finished"
+    assert s["clock"]["remaining"] == 0 and s["clock"]["running"] is False
+    reply = manual.post("/api/report", json={"action": "done"}, headers=auth)
+    assert reply.status_code == 409 and "over" in reply.get_json()["error"]
+    bdt = manual.get("/history/bdt").get_data(as_text=True)
+    assert "lose" in bdt and "Win/Lose?" in bdt
+    assert journal_kinds(manual)[-1] == "end"
+
+
+def test_a_correction_keeps_confirmations_on_their_reports(manual: FlaskClient, auth: dict) -> None:
+    manual.post("/api/report", json={"action": "roll red5 blue2 black6"}, headers=auth)
+    low = manual.post("/api/report", json={"action": state(manual)["legal"][0], "confidence": 0.3},
+                      headers=auth).get_json()["event"]
+    manual.post(f"/api/events/{low['index']}/confirm", headers=auth)
+    roll = low["index"] - 1
+    manual.post(f"/api/events/{roll}/correct", json={"action": "roll red5 blue2 black6"}, headers=auth)
+    events = manual.get("/api/state").get_json()["events"]
+    moved = next(e for e in events if e["action"] == low["action"] and not e["undone"])
+    assert moved["index"] == low["index"] + 1 and moved["confirmed"] is True

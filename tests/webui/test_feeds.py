@@ -1,0 +1,150 @@
+"""Feeds: recorded logs played in game time, the bundled sample's contract (with frames), the simulated
+fallback game, and the vision pipeline's absence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from rules.clock import ManualClock
+from rules.config import GameConfig
+from rules.referee import Referee
+from tests.webui.conftest import make_app
+from webui import feeds, table
+from webui.errors import NO_VISION, FeedError
+from webui.feeds import FrameSet, LogFeed, Report, read_log_file, reopen
+from webui.setup import GameSetup, engine_deal
+from webui.simulated import DEFAULT_SEED, UNSURE_CONFIDENCE, simulated_feed, simulated_reports
+
+
+def test_log_feed_plays_in_game_time() -> None:
+    feed = LogFeed([Report(0, "a"), Report(0, "b"), Report(2.5, "c"), Report(4, "d")])
+    assert not feed.ready_to_start()
+    assert [r.action for r in feed.poll(0.0)] == ["a", "b"] and feed.ready_to_start()
+    assert feed.poll(2.0) == [] and [r.action for r in feed.poll(3.0)] == ["c"]
+    assert feed.state()["cursor"] == 3
+    assert [r.action for r in LogFeed(feed.reports, cursor=3).poll(10)] == ["d"]
+    assert [r.action for r in LogFeed(feed.reports, speed=2.0).poll(1.3)] == ["a", "b", "c"]
+
+
+def test_simulated_game_is_seeded_and_shows_a_violation_early() -> None:
+    config = GameConfig("fuse", 3, "standard")
+    reports = simulated_reports(config, DEFAULT_SEED)
+    assert reports == simulated_reports(config, DEFAULT_SEED)
+    assert [r.elapsed for r in reports] == sorted(r.elapsed for r in reports)
+    referee = Referee(config, ManualClock())
+    for r in reports:
+        referee.clock.seconds = r.elapsed  # type: ignore[attr-defined]
+        referee.submit(r.action, r.source, r.confidence)
+    assert len(referee.violations) == 2 and referee.violations[0].elapsed < 10
+    assert "does not accept" in referee.violations[0].reason
+    assert any(e.confidence == UNSURE_CONFIDENCE and e.accepted for e in referee.events)
+    assert referee.state.outcome is not None and referee.state.outcome.won
+
+
+@pytest.mark.parametrize(("edition", "players", "difficulty"), [("countdown", 2, "expert"), ("fuse", 1, "training")])
+def test_simulated_game_other_tables(edition: str, players: int, difficulty: str) -> None:
+    feed = simulated_feed(GameConfig(edition, players, difficulty), 3)
+    assert feed.simulated and feed.reports[0].elapsed == 0 and len(feed.reports) > 100
+
+
+def test_log_file_errors_quote_the_file(tmp_path: Path) -> None:
+    bad = tmp_path / "game.json"
+    bad.write_text("{not json")
+    with pytest.raises(FeedError, match="game.json"):
+        read_log_file(bad)
+    bad.write_text(json.dumps({"log": [[0, "deal p1 F-003"], ["soon"]]}))
+    with pytest.raises(FeedError, match=r"log entry 1 is \['soon'\]"):
+        read_log_file(bad)
+
+
+def test_no_vision_pipeline_gives_the_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    real = importlib.import_module
+
+    def fake(name: str, *args):  # type: ignore[no-untyped-def]
+        if name == "vision.pipeline":
+            raise ModuleNotFoundError(name="vision.pipeline")
+        return real(name, *args)
+
+    monkeypatch.setattr(feeds.importlib, "import_module", fake)
+    with pytest.raises(FeedError) as caught:
+        feeds.vision_feed("0", GameConfig())
+    assert str(caught.value) == NO_VISION
+
+
+def make_sample(folder: Path) -> dict:
+    """A tiny sample in the renderer's contract: truth.json (config, log, ...) and frames/ with frames.json."""
+    config = GameConfig("fuse", 2, "standard")
+    deal = engine_deal(GameSetup(config, seed=4))
+    log = [[0.0, a] for a in deal] + [[1.0, "roll red5 blue2 black6 green1"], [2.0, "place red5 F-999:1"]]
+    truth = {"config": {"edition": "fuse", "players": 2, "difficulty": "standard", "seed": 4}, "log": log,
+             "events": [], "violations": [{"elapsed": 2.0, "action": "place red5 F-999:1"}], "score": 0, "won": False}
+    (folder / "frames").mkdir(parents=True)
+    (folder / "truth.json").write_text(json.dumps(truth))
+    entries = []
+    for i in range(4):
+        image = np.full((720, 1280, 3), 40 + 30 * i, np.uint8)
+        cv2.imwrite(str(folder / "frames" / f"{i:06d}.jpg"), image)
+        frame_truth = {"cards": [{"id": "F-999", "face_up": True, "box": [100, 100, 300, 240], "label": "bomb"}],
+                       "dice": [{"die": "red5", "box": [120, 150, 150, 180], "label": "red5",
+                                 "on": {"card_id": "F-999", "chip": 1}}]}
+        entries.append({"file": f"{i:06d}.jpg", "elapsed": i * 1.0, "truth": frame_truth})
+    (folder / "frames" / "frames.json").write_text(json.dumps(entries))
+    return truth
+
+
+def test_sample_with_frames_is_played_and_drawn_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "sample"
+    make_sample(folder)
+    monkeypatch.setattr(table, "sample_folder", lambda: folder)
+    app = make_app(tmp_path, FEED="auto")
+    t = app.extensions["fuse_referee"]
+    game = t.current()
+    assert game.feed.kind == "sample" and game.setup.config.players == 2 and game.feed.frames is not None
+    t.pipeline.step()
+    game.clock.started_at -= 2.5
+    jpeg = t.pipeline.step()
+    image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape == (720, 1280, 3)
+    state = app.test_client().get("/api/state").get_json()
+    assert state["game"]["feed"] == "sample" and state["violations"][0]["action"] == "place red5 F-999:1"
+    red = image[165, 120].astype(int)  # the die's outline: red, as the refused placement is on alert
+    assert red[2] > 150 and red[1] < 100
+    t.close()
+    feed = reopen({"kind": "sample", "path": str(folder), "cursor": 3}, game.setup.config)
+    assert feed.cursor == 3 and feed.frames is not None
+
+
+def test_frame_set_picks_the_frame_shown_at_a_time(tmp_path: Path) -> None:
+    make_sample(tmp_path / "s")
+    frames = FrameSet.load(tmp_path / "s" / "frames")
+    assert frames is not None
+    assert frames.at(0.0).index == 0 and frames.at(2.4).index == 2 and frames.at(99).index == 3
+    assert frames.at(2.6) is frames.at(2.9)  # decoded once
+    assert FrameSet.load(tmp_path) is None
+
+
+def test_auto_falls_back_to_the_simulated_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table, "sample_folder", lambda: None)
+    setup, feed = table.make_feed("auto", {})
+    assert feed.kind == "simulated" and setup.config == GameConfig("fuse", 3, "standard")
+    with pytest.raises(FeedError, match="no bundled sample"):
+        table.make_feed("sample", {})
+
+
+def test_log_file_source(tmp_path: Path) -> None:
+    path = tmp_path / "recorded.json"
+    path.write_text(json.dumps({"config": {"edition": "fuse", "players": 2}, "log": [[0, "deal p1 F-003"]]}))
+    setup, feed = table.make_feed(str(path), {})
+    assert feed.kind == "log" and setup.config.players == 2 and feed.poll(0)[0].action == "deal p1 F-003"
+
+
+def test_a_log_that_does_not_start_at_zero_starts_the_clock() -> None:
+    feed = LogFeed([Report(1.5, "roll red5")])
+    assert feed.ready_to_start() and feed.poll(0.0) == []

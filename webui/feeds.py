@@ -1,0 +1,293 @@
+"""Where reports come from: a feed hands the referee timestamped reports of what happened at the table, and
+optionally the camera's frames to draw the overlay on.
+
+Kinds of feed:
+
+- ``LogFeed``: a recorded action log played in game time: the bundled sample (``datasets/sample/truth.json``,
+  with its frames), the simulated fallback game (``webui.simulated``) or any log file given as ``--source``;
+- ``ManualFeed``: nothing of its own: reports are typed in the dashboard or posted to ``/api/report``;
+- the vision pipeline's feed (camera, video file or URL), looked up lazily in ``vision.pipeline``, which must
+  offer ``open_feed(source: str, config: GameConfig) -> Feed`` returning an object with this module's
+  ``Feed`` interface.
+
+A feed is driven by the game clock: ``poll(elapsed)`` returns the reports due by then, so pausing the clock
+pauses a recorded game too, and ``cursor`` (reports handed out) is saved with the game so a resumed session
+does not repeat them.
+"""
+
+from __future__ import annotations
+
+import bisect
+import importlib
+import importlib.util
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from webui.errors import NO_VISION, FeedError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from rules.config import GameConfig
+
+
+@dataclass(frozen=True)
+class Report:
+    """One action seen or typed at the table."""
+
+    elapsed: float
+    """Seconds of play when it happened (recorded logs); live feeds use the clock's reading."""
+    action: str
+    """The action's text form, e.g. ``place red5 F-003:2``."""
+    source: str = "log"
+    confidence: float = 1.0
+    frame: int | None = None
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One recognised thing in a frame, outlined by the overlay."""
+
+    box: tuple[float, float, float, float]
+    """``x0, y0, x1, y1`` in pixels of the frame."""
+    label: str
+    status: str = "legal"
+    """``legal`` (green), ``illegal`` (red) or ``unsure`` (amber)."""
+    card: str = ""
+    """For a die on a chip: the card id and chip, so the overlay can match it with a violation."""
+    chip: int = 0
+
+
+@dataclass
+class Frame:
+    """A camera frame and what was recognised in it."""
+
+    image: np.ndarray
+    """BGR, shape ``(height, width, 3)``, uint8."""
+    index: int
+    marks: list[Mark] = field(default_factory=list)
+    annotated: bool = False
+    """True when the feed has drawn its own overlay already."""
+
+
+class Feed(Protocol):
+    kind: str
+    """``sample``, ``simulated``, ``log``, ``manual`` or ``vision``."""
+    label: str
+    """One line for the dashboard, e.g. ``simulated table (no camera)``."""
+    simulated: bool
+    autostart: bool
+    """Start the clock by itself once the setup reports are in (recorded games)."""
+    cursor: int
+
+    def poll(self, elapsed: float) -> list[Report]: ...
+
+    def frame(self, elapsed: float) -> Frame | None: ...
+
+    def ready_to_start(self) -> bool: ...
+
+    def state(self) -> dict[str, Any]:
+        """Plain data that ``reopen`` turns back into this feed at the same place."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class FrameSet:
+    """JPEG frames of a recorded game with each frame's elapsed time (``frames.json``), decoded on demand."""
+
+    def __init__(self, folder: Path, entries: Sequence[dict[str, Any]]) -> None:
+        self.folder = folder
+        self.entries = sorted(entries, key=lambda e: e["elapsed"])
+        self.times = [float(e["elapsed"]) for e in self.entries]
+        self._cached: Frame | None = None
+
+    @classmethod
+    def load(cls, folder: Path) -> FrameSet | None:
+        """Read ``folder/frames.json``: a list of ``{"file", "elapsed"[, "truth"]}`` (or ``{"frames": [...]}``), or
+        a list of elapsed times, one per image file in name order."""
+        index = folder / "frames.json"
+        if not index.is_file():
+            return None
+        try:
+            data = json.loads(index.read_text())
+        except (OSError, ValueError) as exc:
+            raise FeedError(f"cannot read {str(index)!r}: {exc}") from None
+        entries = data.get("frames", []) if isinstance(data, dict) else data
+        if isinstance(entries, list) and entries and all(isinstance(e, (int, float)) for e in entries):
+            files = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+            entries = [{"file": f, "elapsed": float(t)} for f, t in zip(files, entries)]  # times of sorted files
+        if not isinstance(entries, list) or not all(isinstance(e, dict) and "elapsed" in e for e in entries):
+            raise FeedError(f"{str(index)!r}: expected a list of {{'file', 'elapsed'}} entries")
+        for n, entry in enumerate(entries):
+            entry.setdefault("file", f"{n:06d}.jpg")
+        return cls(folder, entries) if entries else None
+
+    def at(self, elapsed: float) -> Frame | None:
+        """The last frame shown by ``elapsed`` seconds (decoded once, then reused)."""
+        i = bisect.bisect_right(self.times, elapsed) - 1
+        if i < 0:
+            i = 0
+        if self._cached is not None and self._cached.index == i:
+            return self._cached
+        import cv2
+
+        image = cv2.imread(str(self.folder / self.entries[i]["file"]), cv2.IMREAD_COLOR)
+        if image is None:
+            return self._cached
+        self._cached = Frame(image, i, marks_from_truth(self.entries[i].get("truth")))
+        return self._cached
+
+
+def marks_from_truth(truth: dict[str, Any] | None) -> list[Mark]:
+    """Marks from a frame's ground truth in the renderer's format (``cards`` and ``dice`` with ``box``)."""
+    if not truth:
+        return []
+    marks = []
+    for card in truth.get("cards", []):
+        label = card.get("id") if card.get("face_up", True) else "card back"
+        status = "legal" if card.get("label") else "unsure"
+        marks.append(Mark(tuple(card["box"]), str(label), status))
+    for die in truth.get("dice", []):
+        on = die.get("on") or {}
+        status = "legal" if die.get("label") else "unsure"
+        marks.append(Mark(tuple(die["box"]), str(die.get("die", "die")), status, on.get("card_id", ""),
+                          int(on.get("chip", 0))))
+    return marks
+
+
+class LogFeed:
+    """Plays recorded reports in game time; ``speed`` > 1 hands them out faster (benchmarks only)."""
+
+    autostart = True
+
+    def __init__(self, reports: Sequence[Report], kind: str = "log", label: str = "recorded game",
+                 simulated: bool = False, frames: FrameSet | None = None, params: dict[str, Any] | None = None,
+                 cursor: int = 0, speed: float = 1.0) -> None:
+        self.reports = sorted(reports, key=lambda r: r.elapsed)
+        self.kind, self.label, self.simulated = kind, label, simulated
+        self.frames = frames
+        self.params = dict(params or {})
+        self.cursor = cursor
+        self.speed = speed
+
+    def poll(self, elapsed: float) -> list[Report]:
+        due = elapsed * self.speed
+        start = self.cursor
+        while self.cursor < len(self.reports) and self.reports[self.cursor].elapsed <= due:
+            self.cursor += 1
+        return self.reports[start:self.cursor]
+
+    def ready_to_start(self) -> bool:
+        """The setup (reports at 0 s) is in: the countdown may begin."""
+        return self.cursor >= len(self.reports) or self.reports[self.cursor].elapsed > 0
+
+    def frame(self, elapsed: float) -> Frame | None:
+        return self.frames.at(elapsed * self.speed) if self.frames is not None else None
+
+    def state(self) -> dict[str, Any]:
+        return {"kind": self.kind, **self.params, "cursor": self.cursor, "speed": self.speed}
+
+    def close(self) -> None:
+        pass
+
+
+class ManualFeed:
+    """A game entered by hand: no reports or frames of its own (the dashboard posts them)."""
+
+    kind = "manual"
+    label = "entered by hand (no camera)"
+    simulated = False
+    autostart = False
+
+    def __init__(self, cursor: int = 0) -> None:
+        self.cursor = cursor
+
+    def poll(self, elapsed: float) -> list[Report]:
+        return []
+
+    def frame(self, elapsed: float) -> Frame | None:
+        return None
+
+    def ready_to_start(self) -> bool:
+        return False
+
+    def state(self) -> dict[str, Any]:
+        return {"kind": "manual", "cursor": 0}
+
+    def close(self) -> None:
+        pass
+
+
+# ---------------------------------------------------------------------- the bundled sample and log files
+
+
+def sample_folder() -> Path | None:
+    """``datasets/sample`` beside the installed ``datasets`` package, if it holds a ``truth.json``."""
+    spec = importlib.util.find_spec("datasets")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = Path(next(iter(spec.submodule_search_locations))) / "sample"
+    return folder if (folder / "truth.json").is_file() else None
+
+
+def read_log_file(path: Path) -> tuple[dict[str, Any], list[Report]]:
+    """A recorded game: ``{"config": {...}, "log": [[seconds, action], ...]}`` or a bare list of pairs.
+
+    Returns the config (empty when the file has none) and the reports."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as exc:
+        raise FeedError(f"cannot read the game log {str(path)!r}: {exc}") from None
+    config, log = (data.get("config") or {}, data.get("log")) if isinstance(data, dict) else ({}, data)
+    if not isinstance(log, list) or not log:
+        raise FeedError(f"{str(path)!r} holds no game log: expected \"log\": [[seconds, action], ...]")
+    reports = []
+    for n, entry in enumerate(log):
+        if not (isinstance(entry, (list, tuple)) and len(entry) >= 2 and isinstance(entry[1], str)):
+            raise FeedError(f"{str(path)!r}: log entry {n} is {entry!r}, not [seconds, action]")
+        confidence = float(entry[2]) if len(entry) > 2 else 1.0
+        reports.append(Report(float(entry[0]), entry[1], "log", confidence))
+    return config, reports
+
+
+def sample_feed(folder: Path, cursor: int = 0, speed: float = 1.0) -> tuple[dict[str, Any], LogFeed]:
+    config, reports = read_log_file(folder / "truth.json")
+    frames = FrameSet.load(folder / "frames") or FrameSet.load(folder)
+    label = "bundled sample game" + (" (recorded frames)" if frames else "")
+    feed = LogFeed(reports, "sample", label, False, frames, {"path": str(folder)}, cursor, speed)
+    return config, feed
+
+
+def vision_feed(source: str, config: GameConfig) -> Feed:
+    """The vision pipeline's feed for a camera index, video file or URL (``vision.pipeline.open_feed``)."""
+    try:
+        module = importlib.import_module("vision.pipeline")
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("vision", "vision.pipeline"):
+            raise
+        raise FeedError(NO_VISION) from None
+    if not hasattr(module, "open_feed"):
+        raise FeedError("vision.pipeline has no open_feed(source, config): the pipeline is not ready yet")
+    return module.open_feed(source, config)
+
+
+def reopen(state: dict[str, Any], config: GameConfig) -> Feed:
+    """The feed a saved game was using, at the place it had reached."""
+    kind, cursor, speed = state.get("kind", "manual"), int(state.get("cursor", 0)), float(state.get("speed", 1.0))
+    if kind == "sample":
+        return sample_feed(Path(state["path"]), cursor, speed)[1]
+    if kind == "simulated":
+        from webui.simulated import simulated_feed
+
+        return simulated_feed(config, int(state["seed"]), cursor, speed)
+    if kind == "log":
+        _, reports = read_log_file(Path(state["path"]))
+        return LogFeed(reports, "log", f"recorded game {Path(state['path']).name}", False, None,
+                       {"path": state["path"]}, cursor, speed)
+    if kind == "vision":
+        return vision_feed(str(state["source"]), config)
+    return ManualFeed()

@@ -1,0 +1,111 @@
+"""The referee's table: the session store, the game in progress (resumed or new), the pipeline and the hub.
+
+At start-up the unfinished game in the database is resumed with its clock, log and feed position; otherwise a
+new game starts from the configured feed: the bundled sample (``datasets/sample``), the simulated fallback
+game when the sample is missing, a game entered by hand, a recorded log file, or the vision pipeline.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rules.config import GameConfig
+from webui.errors import FeedError
+from webui.feeds import Feed, LogFeed, ManualFeed, read_log_file, sample_feed, sample_folder, vision_feed
+from webui.hub import Hub
+from webui.live import LiveGame
+from webui.pipeline import Pipeline
+from webui.setup import GameSetup, config_from
+from webui.simulated import DEFAULT_SEED, simulated_feed
+from webui.store import Store
+
+FEEDS = ("auto", "sample", "simulated", "manual")
+
+
+def _matches(config: GameConfig, wanted: Mapping[str, Any]) -> bool:
+    return all(getattr(config, k) == v for k, v in wanted.items() if k in ("edition", "players", "difficulty")
+               and v is not None)
+
+
+def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0) -> tuple[GameSetup, Feed]:
+    """The setup and feed of a new game from ``source``: a name in ``FEEDS``, a log file, or a vision source."""
+    wanted = {k: v for k, v in game.items() if v is not None}
+    names = tuple(wanted.get("names") or ())
+    folder = sample_folder()
+    if source == "sample" or (source == "auto" and folder is not None
+                              and _matches(config_from(_config_of(folder)), wanted)):
+        if folder is None:
+            raise FeedError("no bundled sample: datasets/sample/truth.json is missing (the renderer makes it)")
+        config_data, feed = sample_feed(folder, speed=speed)
+        config = config_from(config_data)
+        return GameSetup(config, names, "log", (), int(config_data.get("seed", 0)), "sample"), feed
+    config = config_from(wanted)
+    seed = int(wanted.get("seed", DEFAULT_SEED))
+    if source in ("auto", "simulated"):
+        return GameSetup(config, names, "log", (), seed, "simulated"), simulated_feed(config, seed, speed=speed)
+    if source == "manual":
+        return GameSetup(config, names, wanted.get("deal", "engine"), (), seed, "manual"), ManualFeed()
+    path = Path(source)
+    if path.suffix == ".json" and path.is_file():
+        config_data, reports = read_log_file(path)
+        config = config_from(config_data, config) if config_data else config
+        feed = LogFeed(reports, "log", f"recorded game {path.name}", False, None, {"path": str(path.resolve())},
+                       speed=speed)
+        return GameSetup(config, names, "log", (), seed, "log"), feed
+    feed = vision_feed(source, config)
+    return GameSetup(config, names, "table", (), seed, "vision"), feed
+
+
+def _config_of(folder: Path) -> dict[str, Any]:
+    return read_log_file(folder / "truth.json")[0]
+
+
+class Table:
+    """Everything the app serves, made once per app."""
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.settings = dict(settings)
+        self.token: str = settings.get("TOKEN") or secrets.token_urlsafe(12)
+        self.store = Store(settings["DATABASE"])
+        self.hub = Hub()
+        self.lock = threading.Lock()
+        self.resumed = False
+        row = self.store.unfinished()
+        if row is not None and settings.get("NEW_GAME"):
+            self.store.abandon(int(row["id"]), 0.0)
+            row = None
+        if row is not None:
+            try:
+                self.game = LiveGame.resume(self.store, self.hub, row)
+            except FeedError as exc:
+                raise FeedError(f"cannot resume game {row['id']}: {exc} (or start a new game with --new)") from None
+            self.resumed = True
+        else:
+            setup, feed = make_feed(settings.get("FEED") or "auto", settings.get("GAME") or {},
+                                    float(settings.get("SPEED") or 1.0))
+            self.game = LiveGame.create(self.store, self.hub, setup, feed, float(settings.get("SEEK") or 0.0))
+        self.pipeline = Pipeline(self.current, self.hub, float(settings.get("FPS") or 15.0))
+
+    def current(self) -> LiveGame:
+        return self.game
+
+    def new_game(self, setup: GameSetup, feed: Feed) -> LiveGame:
+        """Start ``setup`` on ``feed``; a game still in progress is kept in the log as abandoned."""
+        with self.lock:
+            old = self.game
+            with old.lock:
+                if not old.finished:
+                    self.store.abandon(old.id, old.clock.elapsed())
+                old.close()
+            self.game = LiveGame.create(self.store, self.hub, setup, feed)
+            return self.game
+
+    def close(self) -> None:
+        self.pipeline.stop()
+        self.hub.close()
+        self.game.close()
+        self.store.close()
