@@ -102,7 +102,9 @@ def parse_card_line(line: str, edition: str, kind: str, source: str = "") -> Car
         raise CatalogError(f"{source}: cannot read {line.strip()!r}: expected 'ID POINTS PROVENANCE BODY'")
     card = Card(match["id"], edition, kind, int(match["points"]), match["body"], match["prov"], source)
     if card.provenance not in PROVENANCES:
-        raise CatalogError(f"{source}: {card.id}: provenance {card.provenance!r} is not one of {', '.join(PROVENANCES)}")
+        raise CatalogError(
+            f"{source}: {card.id}: provenance {card.provenance!r} is not one of {', '.join(PROVENANCES)}"
+        )
     _validate_body(card)
     return card
 
@@ -120,7 +122,8 @@ def _validate_body(card: Card) -> None:
         for token in card.body.split():
             if token not in COLOURS and token not in "123456":
                 raise CatalogError(
-                    f"{where}: fuse card shows {token!r}: expected colours, numbers 1-6 or one of {', '.join(FUSE_EFFECTS)}"
+                    f"{where}: fuse card shows {token!r}: "
+                    f"expected colours, numbers 1-6 or one of {', '.join(FUSE_EFFECTS)}"
                 )
     elif card.kind == "role" and ":" not in card.body:
         raise CatalogError(f"{where}: a role card is written 'key: ability'")
@@ -205,7 +208,8 @@ def load_catalog(edition: str, user_file: Path | None = None, include_user: bool
         raise CatalogError(f"unknown edition {edition!r}: expected {' or '.join(EDITIONS)}")
     user_path = user_file if user_file is not None else user_cards_path(edition)
     paths = sorted(CATALOG_DIR.glob(f"{edition}-*.txt")) + ([user_path] if include_user and user_path.exists() else [])
-    key = (edition, str(user_path), include_user, tuple((str(p), p.stat().st_mtime_ns) for p in paths))
+    stats = [(str(p), p.stat()) for p in paths]  # size too: an append within one timestamp tick must still count
+    key = (edition, str(user_path), include_user, tuple((p, s.st_mtime_ns, s.st_size) for p, s in stats))
     if key not in _loaded:
         _loaded[key] = _read_catalog(edition, user_path, include_user)
     return _loaded[key]

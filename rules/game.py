@@ -32,6 +32,7 @@ CHANCE, TEAM, TERMINAL = -1, -2, -4
 ROW_SIZE = 5
 CHANCE_TASKS = {"deal", "reveal", "role", "roll", "reroll", "unused", "spark", "six"}
 NAMING_ROLES = {"cutter": "colour", "operations-engineer": "number"}
+CHANGING_ROLES = ("cutter", "operations-engineer", "technologist", "equipment-technician")
 AFTER_ROLL_ROLES = {"cutter", "operations-engineer", "technologist", "equipment-technician", "disposal-expert",
                     "explosives-instructor"}
 
@@ -135,7 +136,8 @@ class State:
 
     def _bomb_pool(self) -> list[str]:
         bombs = self.game.of_kind("bomb")
-        if self.config.edition == "fuse" and self.config.setup == "standard" and "hard-cards" not in self.config.variants:
+        config = self.config
+        if config.edition == "fuse" and config.setup == "standard" and "hard-cards" not in config.variants:
             bombs = [b for b in bombs if b.points != 6]
         return [b.id for b in bombs]
 
@@ -154,7 +156,9 @@ class State:
             if len(level_pool) < count:
                 raise RulesError(f"the catalog has {len(level_pool)} cards worth {points}, not {count}")
             levels[f"level{points}"] = Source(level_pool, count)
-        return {"hands": Source(list(pool), 0), **levels}, fuse_source
+        # hands follow the standard game's rules, which leave the 6-point cards out unless asked for
+        hands = [c for c in pool if self.game.card(c).points != 6 or "hard-cards" in config.variants]
+        return {"hands": Source(hands, 0), **levels}, fuse_source
 
     def _finish_setup(self) -> list[tuple]:
         """After the hands: form the deck, turn up the row, shuffle in fuse cards, deal roles."""
@@ -337,7 +341,7 @@ class State:
         for i, die in enumerate(self.roll):
             if role == "disposal-expert" and i not in self.changed:
                 actions.append(A.Flip(i))
-            if i in self.changed or role not in ("cutter", "operations-engineer", "technologist", "equipment-technician"):
+            if i in self.changed or role not in CHANGING_ROLES:
                 continue
             if role in ("technologist", "equipment-technician") and self.changed:
                 continue
@@ -369,7 +373,9 @@ class State:
                 continue  # a completed card is safe
             safe = card.safe_chips()
             for chip, die in card.physical.items():
-                if chip not in safe and any(die.has_colour(m) if isinstance(m, str) else die.face == m for m in matches):
+                if chip in safe:
+                    continue
+                if any(die.has_colour(m) if isinstance(m, str) else die.face == m for m in matches):
                     found.append((card, chip))
         self._losable_cache = (key, found)
         return found
@@ -731,15 +737,25 @@ class State:
             return []
         tasks: list[tuple] = []
         if self.config.uses_sparks:
-            for p, area in enumerate(self.players):
+            # with 1-2 players a spark is owed per die not taken: never more than the dice left unused
+            left = len(self.unused) if self.config.players <= 2 else len(self.players)
+            for p in self._from_leader():
+                area = self.players[p]
                 # once the bombs are gone, only players with cards still to defuse must take dice
                 if self._bombs_left() or area.sparks() or (self.config.must_clear_own_cards and area.bombs()):
-                    tasks += [("spark", p)] * self._sparks_owed(p)
+                    owed = min(self._sparks_owed(p), left)
+                    left -= owed if self.config.players <= 2 else 0
+                    tasks += [("spark", p)] * owed
             tasks += [("bag", d) for d in self.unused]
         else:
             tasks += [("unused", d) for d in self.unused]
         self.unused = []
         return tasks + [("next-turn",)]
+
+    def _from_leader(self) -> list[int]:
+        """Players in turn order, the leader first."""
+        n = len(self.players)
+        return [(self.leader + k) % n for k in range(n)]
 
     def _sparks_owed(self, player: int) -> int:
         """Countdown: a spark for a player who took no die; in 1-2 player games, one per die not taken

@@ -186,7 +186,8 @@ def generated_files(seed: int = 2026) -> dict[str, str]:
         if text not in sparks or len(sparks) >= 20:  # repeats allowed once the 20 distinct ones exist
             sparks.append(text)
     files["countdown-sparks-generated.txt"] = (
-        "# No spark card is transcribed yet: all 30 are generated (two or three chips; the rulebook says defusing one returns its dice).\n"
+        "# No spark card is transcribed yet: all 30 are generated "
+        "(two or three chips; the rulebook says defusing one returns its dice).\n"
         + header
         + "".join(f"S-G{i:02d} 0 generated {t}\n" for i, t in enumerate(sparks, 1))
     )

@@ -13,13 +13,11 @@ A placement is legal when (card-notation.md, "What legal means"):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Hashable
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 from rules.dice import DiceSet, Die
 from rules.errors import IllegalPlacementError, RulesError
-from rules.notation import COLOUR, NUMBER, Chip, Equation, Group, Layout, Relation
+from rules.notation import COLOUR, NUMBER, Chip, Equation, Group, Layout, Relation, parse_layout
 
 Placed = Mapping[int, Die]
 """Dice on a card: 1-based chip number -> die."""
@@ -190,7 +188,7 @@ class _Solver:
         for die in filling:
             if die is not None:
                 remaining[self.kind_index[die.colours]] -= 1
-        if min(remaining) < 0:
+        if min(remaining) < 0 or sum(d is None for d in filling) > sum(remaining):
             return False
         open_chips = [i for i, d in enumerate(filling) if d is None]
         assignment: list[Die | None] = list(filling)
@@ -236,11 +234,17 @@ def _fits(masks: list[int], remaining: list[int]) -> bool:
     """Can each open chip get its own physical die, of a kind in its mask, within the counts left?"""
     if all(r >= len(masks) for r in remaining):
         return True
+    if len(masks) > sum(remaining):
+        return False
     order = sorted(masks, key=lambda m: bin(m).count("1"))
+    failed: set[tuple[int, ...]] = set()  # (chips assigned, counts left) already known to fail
 
     def assign(k: int) -> bool:
         if k == len(order):
             return True
+        key = (k, *remaining)
+        if key in failed:
+            return False
         for kind, left in enumerate(remaining):
             if left and order[k] >> kind & 1:
                 remaining[kind] -= 1
@@ -248,6 +252,7 @@ def _fits(masks: list[int], remaining: list[int]) -> bool:
                 remaining[kind] += 1
                 if ok:
                     return True
+        failed.add(key)
         return False
 
     return assign(0)
@@ -312,13 +317,15 @@ def _order_reason(layout: Layout, filling: tuple[Die | None, ...], index: int) -
     for other in layout.chips:
         j = other.number - 1
         if other.order == "first" and j != index and filling[j] is None:
-            return f"{_chip_label(chip)} cannot come before chip {other.number} ({other.body}): it must receive the first die placed on this card"
+            return (f"{_chip_label(chip)} cannot come before chip {other.number} ({other.body}): "
+                    "it must receive the first die placed on this card")
         if other.order == "first" and j == index and any(d is not None for d in filling):
             return f"{_chip_label(chip)} must receive the first die placed on this card, but the card already has dice"
     if chip.order == "last":
         empty = [str(j + 1) for j, d in enumerate(filling) if d is None and j != index]
         if empty:
-            return f"{_chip_label(chip)} must receive the last die placed on this card; chip {', '.join(empty)} still empty"
+            return (f"{_chip_label(chip)} must receive the last die placed on this card; "
+                    f"chip {', '.join(empty)} still empty")
     return ""
 
 
@@ -343,7 +350,8 @@ def _broken_rule(layout: Layout, filling: list[Die | None], index: int) -> str:
         }[rel.op]
         left, right = layout.chips[rel.left], layout.chips[rel.right]
         return (
-            f"{_chip_label(chip)} = {die} breaks {left} {rel.op} {right} with chip {other + 1} = {filling[other]}: {words}"
+            f"{_chip_label(chip)} = {die} breaks {left} {rel.op} {right} "
+            f"with chip {other + 1} = {filling[other]}: {words}"
         )
     return ""
 
@@ -376,7 +384,8 @@ def _unsolvable_reason(layout: Layout, filling: list[Die | None], index: int, di
     for group in layout.groups:
         first = group.chips[0].number - 1
         own = tuple(filling[first : first + len(group.chips)])
-        if not solver_for(Layout((group,)), dice).can_complete(own):
+        # the group alone, parsed afresh so that its chips are numbered from 1
+        if not solver_for(parse_layout(str(group)), dice).can_complete(own):
             numbers_only = all(c.marked == {NUMBER} for c in group.chips)
             means = "faces 1-6" if numbers_only else f"the {dice.name} dice"
             return f"{label} leaves {_group_text(layout, filling, group)} unsolvable with {means}"
@@ -415,7 +424,9 @@ def _judge(solver: _Solver, filling: tuple[Die | None, ...], index: int, die: Di
     after = list(filling)
     after[index] = die
     if not solver._consistent(after, index):
-        return Verdict(False, explain=lambda: _broken_rule(layout, after, index) or _false_equation(layout, after, index))
+        return Verdict(
+            False, explain=lambda: _broken_rule(layout, after, index) or _false_equation(layout, after, index)
+        )
     if not solver.can_complete(tuple(after)):
         return Verdict(False, explain=lambda: _unsolvable_reason(layout, after, index, dice))
     return OK

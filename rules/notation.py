@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Literal, Union
+from typing import Literal
 
 from rules.dice import COLOURS, SHORT_COLOURS, Die
 from rules.errors import NotationError
@@ -36,7 +36,8 @@ NUMBER, COLOUR = "number", "colour"
 
 @dataclass(frozen=True, slots=True)
 class Atom:
-    """One alternative inside a chip: ``?``, ``#``, ``C``, ``#C``, ``red``, ``3``, ``red3``, ``blue#``, ``!red``, ``split``."""
+    """One alternative inside a chip: ``?``, ``#``, ``C``, ``#C``, ``red``, ``3``, ``red3``, ``blue#``, ``!red``,
+    ``split``."""
 
     colour: str | None = None
     number: int | None = None
@@ -144,7 +145,7 @@ class Equation:
         return sum(c * faces[i] for c, i in self.terms) + self.constant == 0
 
 
-Token = Union[Chip, str, int, None]
+Token = Chip | str | int | None
 """A group's written items: a ``Chip``, an operator or ``'|'``, an integer constant, or ``None`` for ``_``."""
 
 
@@ -311,6 +312,8 @@ def _parse_chip(body: str, card: str, column: int, number: int) -> Chip:
     offset = len(body) - len(stripped)
     for word in ("first", "last"):
         if re.match(rf"{word}\s", stripped, re.IGNORECASE):
+            if order:
+                raise NotationError(card, column + offset, f"expected first or last, not both {order} and {word}")
             order = word
             rest = stripped[len(word) :]
             offset += len(word) + len(rest) - len(rest.lstrip())
@@ -364,13 +367,16 @@ def _tokenize(text: str) -> list[list[_Item | str]]:
                 raise NotationError(text, column, f"expected {word!r} only at the start of a group")
             else:
                 raise NotationError(
-                    text, column, f"expected a chip '[...]', an operator, or stack/pyramid/wall/ziggurat, not {match['word']!r}"
+                    text, column,
+                    f"expected a chip '[...]', an operator, or stack/pyramid/wall/ziggurat, not {match['word']!r}",
                 )
         elif kind == "other":
             if match.group() == "]":
                 raise NotationError(text, column, "expected '[' before ']'")
             raise NotationError(
-                text, column, f"expected a chip '[...]', an operator (= != < > + -), a number, '|', '_' or ';', not {match.group()!r}"
+                text, column,
+                f"expected a chip '[...]', an operator (= != < > + -), a number, '|', '_' or ';', "
+                f"not {match.group()!r}",
             )
     if not groups[-1]:
         raise NotationError(text, len(text) + 1, "expected a chip '[...]'" + (" after ';'" if len(groups) > 1 else ""))
@@ -487,10 +493,13 @@ def _check_rows(kind: str, parts: list[_Item], text: str) -> None:
         if bars:
             raise NotationError(text, bars[0].column, "expected no '|': rows exist only in a pyramid, wall or ziggurat")
     elif len(rows) < 2:
-        raise NotationError(text, parts[-1].column + 1, f"expected '|' and an upper row in a {kind}")
+        end = text.find(";", parts[-1].column)  # the end of this group: its ';' or the end of the card
+        raise NotationError(text, end + 1 if end >= 0 else len(text) + 1, f"expected '|' and an upper row in a {kind}")
     empties = [p for row in (rows[:1] if kind == "wall" else rows) for p in row if p.value is None]
     if empties:
-        raise NotationError(text, empties[0].column, "expected a chip: '_' marks an empty position in a wall's upper row")
+        raise NotationError(
+            text, empties[0].column, "expected a chip: '_' marks an empty position in a wall's upper row"
+        )
     if kind == "pyramid":
         for bar, lower, upper in zip(bars, rows, rows[1:]):
             if len(upper) != len(lower) - 1:
@@ -504,7 +513,9 @@ def _check_rows(kind: str, parts: list[_Item], text: str) -> None:
             )
     elif kind == "ziggurat":
         if len(rows) != 2 or len(rows[1]) != 1 or len(rows[0]) < 2:
-            raise NotationError(text, bars[-1].column, "expected dice below '|' and exactly one die on top of a ziggurat")
+            raise NotationError(
+                text, bars[-1].column, "expected dice below '|' and exactly one die on top of a ziggurat"
+            )
 
 
 def parse_layout(text: str) -> Layout:

@@ -1,0 +1,61 @@
+"""The referee: reported actions move the game on or become violations quoting the rule; undo, correct, and a
+session saved as plain data resumes where it was."""
+
+from __future__ import annotations
+
+import json
+
+from rules.clock import ManualClock
+from rules.config import GameConfig
+from rules.referee import Referee
+from tests.rules.helpers import FUSE_ROW, card_dice, setup_log
+
+SETUP = setup_log([["F-002", "F-005"], ["F-001", "F-003"]], FUSE_ROW)
+
+
+def referee_after(*actions: str) -> Referee:
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for text in (*SETUP, *actions):
+        assert referee.submit(text).accepted, text
+    return referee
+
+
+def test_illegal_reports_become_violations() -> None:
+    referee = referee_after("roll blue1 yellow2 red3 red1")
+    before = referee.state.describe()
+    event = referee.submit("place red3 F-002:1", source="vision", confidence=0.9, frame=12)
+    assert not event.accepted
+    assert event.reason == "chip 1 (blue/green) does not accept red3: the die must match the chip"
+    assert (event.source, event.confidence, event.frame) == ("vision", 0.9, 12)
+    assert referee.violations == [event]
+    assert referee.state.describe() == before
+    assert not referee.submit("dance").accepted  # unreadable reports are refused too
+
+
+def test_undo_and_correct() -> None:
+    referee = referee_after("roll blue1 yellow2 red3 red1", "place blue1 F-002:1")
+    index = len(referee.events) - 1
+    referee.undo(index)
+    assert referee.events[index].undone and card_dice(referee.state, "F-002") == {}
+    fixed = referee.correct(index, "place blue1 F-001:1")
+    assert fixed.accepted and fixed.source == "correction"
+    assert card_dice(referee.state, "F-001") == {1: "blue1"}
+    assert [e.index for e in referee.events] == list(range(len(referee.events)))
+
+
+def test_a_saved_session_resumes() -> None:
+    clock = ManualClock()
+    referee = Referee(GameConfig("fuse", 2), clock)
+    for text in SETUP:
+        referee.submit(text)
+    clock.advance(42.0)
+    referee.submit("roll blue1 yellow2 red3 red1")
+    referee.submit("place red3 F-002:1")  # refused
+    referee.submit("place blue1 F-002:1")
+    saved = json.loads(json.dumps(referee.to_dict()))
+    restored = Referee.from_dict(saved)
+    assert restored.state.describe() == referee.state.describe()
+    assert restored.state.log() == referee.state.log()
+    assert [e.accepted for e in restored.events] == [e.accepted for e in referee.events]
+    assert restored.state.log()[-1] == (42.0, "place blue1 F-002:1")
+    assert referee.remaining() == 600 - 42.0
