@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rules.errors import RulesError
 
@@ -88,15 +89,15 @@ class GameConfig:
             if self.difficulty not in ("training", "standard") and not 1 <= self.fuse_cards <= 10:
                 raise RulesError(f"Countdown at {self.difficulty} shuffles in 1-10 fuse cards, not {self.fuse_cards}")
 
-    @property
+    @cached_property
     def level_index(self) -> int:
         return (FUSE_LEVELS if self.edition == "fuse" else COUNTDOWN_LEVELS).index(self.difficulty)
 
-    @property
+    @cached_property
     def epic(self) -> bool:
         return self.edition == "countdown" and self.players >= 6
 
-    @property
+    @cached_property
     def deck_size(self) -> int:
         """Bomb cards in play: the number in the rulebook's difficulty table."""
         if self.edition == "fuse" and "reference-deck-sizes" in self.variants:
@@ -104,7 +105,7 @@ class GameConfig:
         table = FUSE_DECK_SIZES if self.edition == "fuse" else COUNTDOWN_DECK_SIZES
         return table[self.players][self.level_index]
 
-    @property
+    @cached_property
     def fuse_card_count(self) -> int:
         if self.edition == "fuse":
             if "reference-fuse-cards" in self.variants and self.level_index < 2:
@@ -114,33 +115,33 @@ class GameConfig:
             return 0
         return self.fuse_cards if self.fuse_cards is not None else DEFAULT_COUNTDOWN_FUSES[self.difficulty]
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         return 4 if self.players == 1 else 2
 
-    @property
+    @cached_property
     def dice_per_roll(self) -> int:
         return {1: 3, 2: 4}.get(self.players, self.players)
 
-    @property
+    @cached_property
     def dice_per_player(self) -> int:
         """How many rolled dice each player takes: all three solo, two each with two players, else one."""
         return {1: 3, 2: 2}.get(self.players, 1)
 
-    @property
+    @cached_property
     def must_clear_own_cards(self) -> bool:
         """Insane (FUSE) and Heroic (Countdown) need the players' own cards defused too."""
         return self.difficulty in ("insane", "heroic")
 
-    @property
+    @cached_property
     def uses_sparks(self) -> bool:
         return self.edition == "countdown"
 
-    @property
+    @cached_property
     def uses_roles(self) -> bool:
         return self.edition == "countdown" and not self.epic
 
-    @property
+    @cached_property
     def early_defuse(self) -> bool:
         """1-2 player games may defuse a card before all rolled dice are placed."""
         return self.players <= 2

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 from rules.errors import DieError
 
@@ -15,6 +16,7 @@ SHORT_COLOURS: dict[str, str] = {"R": "red", "B": "blue", "G": "green", "Y": "ye
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 DATA_DIR = Path(__file__).parent / "data"
 
+_DICE: dict[tuple[tuple[str, ...], int], Die] = {}
 _COLOUR_WORD = r"(?:red|blue|green|yellow|black|[RBGYK])"
 _DIE_RE = re.compile(rf"^({_COLOUR_WORD})(?:/({_COLOUR_WORD}))?([1-6])$", re.IGNORECASE)
 
@@ -33,24 +35,38 @@ def canonical_colours(colours: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     return tuple(sorted(set(colours)))
 
 
-@dataclass(frozen=True, slots=True)
-class Die:
-    """One die as it lies: its colour(s) and the face showing. ``str(Die.parse('red5')) == 'red5'``."""
-
+class _DieValue(NamedTuple):
     colours: tuple[str, ...]
-    """One colour, or two for a split die, in alphabetical order."""
     face: int
-    """The number on top, 1-6."""
 
-    def __post_init__(self) -> None:
-        if (self.colours, self.face) in _VALID:  # the common case, checked once per kind of die
-            return
-        if not 1 <= len(self.colours) <= 2 or any(c not in COLOURS for c in self.colours):
-            raise DieError(f"a die has one or two of {', '.join(COLOURS)}, not {self.colours!r}")
-        if self.colours != canonical_colours(self.colours):
-            object.__setattr__(self, "colours", canonical_colours(self.colours))
-        if self.face not in FACES:
-            raise DieError(f"a die shows 1-6, not {self.face!r}")
+
+class Die(_DieValue):
+    """One die as it lies: its colour(s) and the face showing. ``str(Die.parse('red5')) == 'red5'``.
+
+    ``colours`` holds one colour, or two for a split die, in alphabetical order; ``face`` is the number on
+    top, 1-6. A small immutable value: each (colours, face) exists once, so the rules' memos compare dice
+    by identity and hash them in C (a tuple underneath).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, colours: tuple[str, ...], face: int) -> Die:
+        if type(colours) is not tuple:
+            colours = tuple(colours)
+        known = _DICE.get((colours, face))
+        if known is not None:
+            return known
+        if not 1 <= len(colours) <= 2 or any(c not in COLOURS for c in colours) or len(set(colours)) != len(colours):
+            raise DieError(f"a die has one or two different colours of {', '.join(COLOURS)}, not {colours!r}")
+        if face not in FACES:
+            raise DieError(f"a die shows 1-6, not {face!r}")
+        canonical = canonical_colours(colours)
+        die = _DICE.get((canonical, face)) or super().__new__(cls, canonical, face)
+        _DICE[(colours, face)] = _DICE[(canonical, face)] = die
+        return die
+
+    def __getnewargs__(self) -> tuple[tuple[str, ...], int]:
+        return (self.colours, self.face)
 
     @classmethod
     def parse(cls, text: str) -> Die:
@@ -91,11 +107,6 @@ class Die:
 
     def __repr__(self) -> str:
         return f"Die.parse({str(self)!r})"
-
-
-_VALID: set[tuple[tuple[str, ...], int]] = {((c,), f) for c in COLOURS for f in FACES} | {
-    ((a, b), f) for a in COLOURS for b in COLOURS if a < b for f in FACES
-}
 
 
 @dataclass(frozen=True, slots=True)

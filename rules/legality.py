@@ -87,6 +87,7 @@ class _Solver:
         self.first = [i for i, c in enumerate(chips) if c.order == "first"]
         self.last = {i for i, c in enumerate(chips) if c.order == "last"}
         self.modes = self._projection_modes()
+        self.keeps_all = not any(self.modes)
         self.memo: dict[tuple[object, ...], bool] = {}
         self.by_projection: dict[tuple[object, ...], tuple[int, ...]] = {}
         self.verdicts: dict[tuple[tuple[Die | None, ...], int, Die], Verdict] = {}
@@ -128,6 +129,8 @@ class _Solver:
 
     def project(self, filling: tuple[Die | None, ...]) -> tuple[object, ...]:
         """The filling reduced to what matters (see ``_projection_modes``)."""
+        if self.keeps_all:
+            return filling
         return tuple(
             d if d is None or m == 0 else d.colours if m == 1 else d.face if m == 2 else True
             for d, m in zip(filling, self.modes)
