@@ -9,6 +9,8 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 from rules.config import GameConfig
 from rules.game import CHANCE, Game, State
@@ -42,51 +44,47 @@ def _fresh_memos(states: list[State]) -> None:
                 solver.chip_lists.clear()
 
 
-def bench_checks(states: list[State]) -> dict[str, float]:
-    """Median and 95th percentile of single ``judge`` calls, memo cold and warm, in microseconds."""
-    cases = []
-    for state in states:
-        for area in state.players:
-            for card in area.cards:
-                for die in state.roll:
-                    for chip in card.card.layout.chips:  # type: ignore[union-attr]
-                        if chip.number not in card.placed:
-                            cases.append((card.card.layout, dict(card.placed), chip.number, die))
-    dice = states[0].game.dice
+def _cold_and_warm(states: list[State], items: list, run_one: Callable[[Any], object], name: str,
+                   unit: str) -> dict[str, float]:
+    """Time ``run_one`` on each item, first with the memos emptied, then again with them full."""
+    scale = {"us": 1e3, "ms": 1e6}[unit]
     results = {}
     for label in ("cold", "warm"):
         if label == "cold":
             _fresh_memos(states)
         times = []
-        for layout, placed, chip, die in cases:
+        for item in items:
             start = time.perf_counter_ns()
-            judge(layout, placed, chip, die, dice)
-            times.append((time.perf_counter_ns() - start) / 1000)
+            run_one(item)
+            times.append((time.perf_counter_ns() - start) / scale)
         times.sort()
-        results[f"check_{label}_median_us"] = round(statistics.median(times), 2)
-        results[f"check_{label}_p95_us"] = round(times[int(0.95 * len(times))], 2)
-    results["checks"] = len(cases)
+        results[f"{name}_{label}_median_{unit}"] = round(statistics.median(times), 3)
+        results[f"{name}_{label}_p95_{unit}"] = round(times[int(0.95 * len(times))], 3)
     return results
+
+
+def bench_checks(states: list[State]) -> dict[str, float]:
+    """Single ``judge`` calls on every empty chip of every player's card with every rolled die, in µs."""
+    dice = states[0].game.dice
+    cases = [
+        (card.card.layout, dict(card.placed), chip.number, die)
+        for state in states for area in state.players for card in area.cards for die in state.roll
+        for chip in card.card.layout.chips  # type: ignore[union-attr]
+        if chip.number not in card.placed
+    ]
+    results = _cold_and_warm(states, cases, lambda case: judge(*case, dice), "check", "us")
+    return {**results, "checks": len(cases)}
 
 
 def bench_all_placements(states: list[State]) -> dict[str, float]:
-    """Every legal placement of every rolled die for every player's cards, per roll, in milliseconds."""
-    results = {}
-    for label in ("cold", "warm"):
-        if label == "cold":
-            _fresh_memos(states)
-        times = []
-        for state in states:
-            start = time.perf_counter_ns()
-            for player in range(len(state.players)):
-                for die in state.roll:
-                    state.placements(player, die)
-            times.append((time.perf_counter_ns() - start) / 1e6)
-        times.sort()
-        results[f"placements_{label}_median_ms"] = round(statistics.median(times), 3)
-        results[f"placements_{label}_p95_ms"] = round(times[int(0.95 * len(times))], 3)
-    results["rolls"] = len(states)
-    return results
+    """Every legal placement of every rolled die on every player's cards, per roll, in ms."""
+
+    def all_placements(state: State) -> None:
+        for player in range(len(state.players)):
+            for die in state.roll:
+                state.placements(player, die)
+
+    return {**_cold_and_warm(states, states, all_placements, "placements", "ms"), "rolls": len(states)}
 
 
 def run(games: int = 2000, seed: int = 1) -> dict[str, object]:

@@ -8,18 +8,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("rules.cli", "datasets.cli", "models.cli", "vision.cli", "webui.commands")
-BENCHMARKS = {
-    "rules": "rules.bench",
-    "synth": "datasets.bench",
-    "detect": "vision.bench",
-    "pipeline": "vision.bench_pipeline",
-    "webui": "webui.bench",
-}
+COMMAND_MODULES = ("rules.cli", "datasets.cli", "webui.commands")
+BENCHMARKS = {"rules": "rules.bench", "synth": "datasets.bench", "webui": "webui.bench"}
 
 
 def run_benchmark(args: argparse.Namespace) -> int:
@@ -34,15 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:  # a real missing dependency inside the module
-                raise
-            continue  # that package's commands are not written yet
-        module.register(subparsers)
+        importlib.import_module(name).register(subparsers)
     bench = subparsers.add_parser("bench", help="print speed figures (see the README for each target)")
-    bench.add_argument("target", choices=[t for t, m in BENCHMARKS.items() if importlib.util.find_spec(m)])
+    bench.add_argument("target", choices=sorted(BENCHMARKS))
     bench.add_argument("options", nargs=argparse.REMAINDER, help="the target's own options (--help for them)")
     bench.set_defaults(func=run_benchmark)
     return parser
