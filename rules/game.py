@@ -302,14 +302,11 @@ class State:
 
     def placements(self, player: int, die: Die) -> list[tuple[str, int]]:
         """``(card id, chip)`` where ``player`` may legally put ``die`` now (empty if their quota is used)."""
-        if self.players[player].taken >= self._quota(player):
+        area = self.players[player]
+        if area.taken >= self._quota(player):
             return []
-        return [
-            (c.id, number)
-            for c in self.players[player].cards
-            if not c.complete
-            for number in c.legal_chips(die, self.game.dice)
-        ]
+        dice = self.game.dice
+        return [(c.card.id, number) for c in area.cards for number in c.legal_chips(die, dice)]
 
     def _quota(self, player: int) -> int:
         extra = player == self.leader and self._leader_role() == "logistics-specialist" and not self.discarded

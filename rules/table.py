@@ -55,12 +55,11 @@ class CardInPlay:
         return dice
 
     def legal_chips(self, die: Die, dice: DiceSet) -> tuple[int, ...]:
-        """Chips where ``die`` may legally go now."""
-        assert self.card.layout is not None
+        """Chips where ``die`` may legally go now (none on a complete card)."""
         solver = self._solver
         if solver is None or solver.dice is not dice:
-            solver = self._solver = solver_for(self.card.layout, dice)
-        return solver.legal_chips(self.filling, die)
+            solver = self._solver = solver_for(self.card.layout, dice)  # type: ignore[arg-type]
+        return solver.legal_chips(self._filling or self.filling, die)
 
     @property
     def complete(self) -> bool:
