@@ -685,43 +685,86 @@ class State:
     def _advance(self) -> None:
         """Run the automatic steps until someone (or chance) must act."""
         while self.outcome is None and self.tasks:
-            task = self.tasks[0]
-            kind = task[0]
-            if kind == "setup-deck":
-                self.tasks[0:1] = self._finish_setup()
-            elif kind == "add-fuses":
-                self.fuse_source.count = self.config.fuse_card_count if self.config.setup != "stacks" else len(
-                    self.fuse_source.pool)
-                self.tasks.pop(0)
-            elif kind == "start-turn":
-                self.tasks[0:1] = self._turn_tasks()
-            elif kind == "roll" and not sum(self.bag.values()):
-                self.outcome = Outcome(False, "bag empty")
-            elif kind == "name" and NAMING_ROLES.get(self._leader_role()) is None:
-                self.tasks.pop(0)
-            elif kind == "ability" and (self._leader_role() not in AFTER_ROLL_ROLES or not self._ability_actions()):
-                self.tasks.pop(0)
-            elif kind == "defuse" and not self._defuse_actions():
-                self.tasks.pop(0)
-            elif kind == "lose" and not self._losable(task[1], task[2]):
-                self.tasks.pop(0)
-            elif kind == "bag":
-                self.bag[task[1].colours] += 1
-                self.tasks.pop(0)
-            elif kind == "end-turn":
-                self.tasks[0:1] = self._end_turn_tasks()
-            elif kind == "next-turn":
-                self._next_turn()
-            elif kind == "spark" and not (self.spark_source.pool or self.spark_discard):
-                self._spark_shortage(task[1])
-            elif kind == "reveal" and not any(s.count for s in self._sources_for(task[1])):
-                self.tasks.pop(0)
-            elif kind == "six" and not sum(self.bag.values()):
-                self.tasks.pop(0)  # no extra die to roll
-            elif kind == "distribute" and not self.roll:
-                self._do_done(A.Done())
-            else:
+            step = self._AUTOMATIC.get(self.tasks[0][0])
+            if step is None or not step(self, self.tasks[0]):
                 return
+
+    # Each automatic step returns True when it moved the game on, False when the task waits for an action.
+
+    def _step_setup_deck(self, task: tuple) -> bool:
+        self.tasks[0:1] = self._finish_setup()
+        return True
+
+    def _step_add_fuses(self, task: tuple) -> bool:
+        stacks = self.config.setup == "stacks"
+        self.fuse_source.count = len(self.fuse_source.pool) if stacks else self.config.fuse_card_count
+        self.tasks.pop(0)
+        return True
+
+    def _step_start_turn(self, task: tuple) -> bool:
+        self.tasks[0:1] = self._turn_tasks()
+        return True
+
+    def _step_roll(self, task: tuple) -> bool:
+        if sum(self.bag.values()):
+            return False
+        self.outcome = Outcome(False, "bag empty")
+        return True
+
+    def _step_name(self, task: tuple) -> bool:
+        return self._skip_if(NAMING_ROLES.get(self._leader_role()) is None)
+
+    def _step_ability(self, task: tuple) -> bool:
+        return self._skip_if(self._leader_role() not in AFTER_ROLL_ROLES or not self._ability_actions())
+
+    def _step_defuse(self, task: tuple) -> bool:
+        return self._skip_if(not self._defuse_actions())
+
+    def _step_lose(self, task: tuple) -> bool:
+        return self._skip_if(not self._losable(task[1], task[2]))
+
+    def _step_bag(self, task: tuple) -> bool:
+        self.bag[task[1].colours] += 1
+        self.tasks.pop(0)
+        return True
+
+    def _step_end_turn(self, task: tuple) -> bool:
+        self.tasks[0:1] = self._end_turn_tasks()
+        return True
+
+    def _step_next_turn(self, task: tuple) -> bool:
+        self._next_turn()
+        return True
+
+    def _step_spark(self, task: tuple) -> bool:
+        if self.spark_source.pool or self.spark_discard:
+            return False
+        self._spark_shortage(task[1])
+        return True
+
+    def _step_reveal(self, task: tuple) -> bool:
+        return self._skip_if(not any(s.count for s in self._sources_for(task[1])))
+
+    def _step_six(self, task: tuple) -> bool:
+        return self._skip_if(not sum(self.bag.values()))  # no extra die to roll
+
+    def _step_distribute(self, task: tuple) -> bool:
+        if self.roll:
+            return False
+        self._do_done(A.Done())
+        return True
+
+    def _skip_if(self, nothing_to_do: bool) -> bool:
+        if nothing_to_do:
+            self.tasks.pop(0)
+        return nothing_to_do
+
+    _AUTOMATIC = {
+        "setup-deck": _step_setup_deck, "add-fuses": _step_add_fuses, "start-turn": _step_start_turn,
+        "roll": _step_roll, "name": _step_name, "ability": _step_ability, "defuse": _step_defuse,
+        "lose": _step_lose, "bag": _step_bag, "end-turn": _step_end_turn, "next-turn": _step_next_turn,
+        "spark": _step_spark, "reveal": _step_reveal, "six": _step_six, "distribute": _step_distribute,
+    }
 
     def _turn_tasks(self) -> list[tuple]:
         extra = self._leader_role() == "logistics-specialist"

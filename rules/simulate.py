@@ -82,16 +82,20 @@ class RandomPolicy:
 
     @staticmethod
     def _plan(state: State, rng: random.Random) -> list[A.Action]:
+        """Each player in random order takes a random die that fits somewhere, on a random chip it fits."""
         players = list(range(len(state.players)))
         rng.shuffle(players)
         left = list(state.roll)
         plan: list[A.Action] = []
         for player in players:
-            options = [(die, spot) for die in dict.fromkeys(left) for spot in state.placements(player, die)]
-            if options:
-                die, (card, chip) = rng.choice(options)
-                plan.append(A.Place(die, card, chip))
-                left.remove(die)
+            rng.shuffle(left)
+            for die in left:
+                spots = state.placements(player, die)
+                if spots:
+                    card, chip = rng.choice(spots)
+                    plan.append(A.Place(die, card, chip))
+                    left.remove(die)
+                    break
         return plan
 
 

@@ -56,8 +56,8 @@ def test_time_per_turn_counts() -> None:
     assert state.turn == 9 and state.clock.elapsed() == 600.0  # turns count from 0: nine rolls were played
 
 
-def test_smarter_policies_score_more() -> None:
+def test_the_hint_solver_plays_better_than_chance() -> None:
     config = GameConfig("fuse", 3, "standard")
     random_mean = sum(simulate(config, 4, seed=2, policy="random").scores) / 4
-    greedy_mean = sum(simulate(config, 4, seed=2, policy="greedy").scores) / 4
-    assert greedy_mean > random_mean
+    hint_mean = sum(simulate(config, 4, seed=2, policy="hint").scores) / 4
+    assert hint_mean > random_mean + 5
