@@ -1,7 +1,8 @@
 """Synthetic tabletop renderer: labelled images of FUSE and FUSE: Countdown tables for training a detector.
 
 ``render(scene) -> (image, truth)`` draws a ``Scene`` (pure data, ``datasets.scene``); ``scene_for(seed,
-index, style)`` draws random scenes; ``write_dataset`` writes an ultralytics-style dataset. Names are
+index, style)`` draws random scenes; ``write_dataset`` writes an ultralytics-style dataset; ``render_game`` plays
+a seeded game and renders it as video with its ground truth (``read_frames`` reads the per-frame truth back). Names are
 imported lazily so that ``import datasets`` stays fast (numpy and OpenCV load on first use).
 """
 
@@ -37,6 +38,11 @@ _EXPORTS = {
     "write_dataset": "datasets.writer",
     "yolo_lines": "datasets.yolo",
     "DatasetError": "datasets.errors",
+    "render_game": "datasets.game",
+    "read_frames": "datasets.game",
+    "RenderOptions": "datasets.game",
+    "GameOptions": "datasets.script",
+    "play": "datasets.script",
 }
 
 __all__ = sorted(_EXPORTS)

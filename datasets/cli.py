@@ -10,9 +10,9 @@ import sys
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add ``synth`` (with ``images``) to an argparse subparsers object."""
+    """Add ``synth`` (with ``images`` and ``game``) to an argparse subparsers object."""
     synth = subparsers.add_parser("synth", help="render synthetic labelled tabletop images")
-    sub = synth.add_subparsers(dest="synth_command", metavar="{images}")
+    sub = synth.add_subparsers(dest="synth_command", metavar="{images,game}")
     sub.required = True
     images = sub.add_parser(
         "images",
@@ -38,6 +38,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     images.add_argument("--format", choices=("jpg", "png"), default="jpg")
     images.add_argument("--quiet", action="store_true", help="no progress bar")
     images.set_defaults(func=run_images)
+    from datasets.gamecli import register_game
+
+    register_game(sub)
 
 
 def run_images(args: argparse.Namespace) -> int:

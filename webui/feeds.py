@@ -4,7 +4,8 @@ optionally the camera's frames to draw the overlay on.
 Kinds of feed:
 
 - ``LogFeed``: a recorded action log played in game time: the bundled sample (``datasets/sample/truth.json``,
-  with its frames), the simulated fallback game (``webui.simulated``) or any log file given as ``--source``;
+  with its rendered video ``game.mp4`` and per-frame truth ``frames.json.gz``), the simulated fallback game
+  (``webui.simulated``) or any log file given as ``--source``;
 - ``ManualFeed``: nothing of its own: reports are typed in the dashboard or posted to ``/api/report``;
 - the vision pipeline's feed (camera, video file or URL), looked up lazily in ``vision.pipeline``, which must
   offer ``open_feed(source: str, config: GameConfig) -> Feed`` returning an object with this module's
@@ -18,6 +19,7 @@ does not repeat them.
 from __future__ import annotations
 
 import bisect
+import gzip
 import importlib
 import importlib.util
 import json
@@ -97,25 +99,41 @@ class Feed(Protocol):
 
 
 class FrameSet:
-    """JPEG frames of a recorded game with each frame's elapsed time (``frames.json``), decoded on demand."""
+    """Frames of a recorded game with each frame's elapsed time (``frames.json``), decoded on demand: image files,
+    or the frames of one video (``{"video": "game.mp4", "frames": [{"index", "elapsed", "truth"}, ...]}``, as
+    ``fuse-referee synth game`` writes it), read forward and sought only when the game jumps."""
 
-    def __init__(self, folder: Path, entries: Sequence[dict[str, Any]]) -> None:
+    def __init__(self, folder: Path, entries: Sequence[dict[str, Any]], video: Path | None = None) -> None:
         self.folder = folder
         self.entries = sorted(entries, key=lambda e: e["elapsed"])
         self.times = [float(e["elapsed"]) for e in self.entries]
+        self.video = video
+        self._capture: Any = None
+        self._position = -1
+        """Index in the video of the frame read last."""
         self._cached: Frame | None = None
 
     @classmethod
     def load(cls, folder: Path) -> FrameSet | None:
-        """Read ``folder/frames.json``: a list of ``{"file", "elapsed"[, "truth"]}`` (or ``{"frames": [...]}``), or
-        a list of elapsed times, one per image file in name order."""
+        """Read ``folder/frames.json`` (or ``frames.json.gz``): a list of ``{"file", "elapsed"[, "truth"]}`` (or
+        ``{"frames": [...]}``, with ``"video"`` when the frames are a video's), or a list of elapsed times, one per
+        image file in name order."""
         index = folder / "frames.json"
-        if not index.is_file():
+        packed = folder / "frames.json.gz"
+        if not index.is_file() and not packed.is_file():
             return None
         try:
-            data = json.loads(index.read_text())
+            data = json.loads(index.read_text() if index.is_file() else gzip.decompress(packed.read_bytes()))
         except (OSError, ValueError) as exc:
-            raise FeedError(f"cannot read {str(index)!r}: {exc}") from None
+            raise FeedError(f"cannot read {str(index if index.is_file() else packed)!r}: {exc}") from None
+        video = folder / data["video"] if isinstance(data, dict) and data.get("video") else None
+        if video is not None:
+            if not video.is_file():
+                raise FeedError(f"{str(index)!r} names the video {str(video)!r}, which is missing")
+            entries = data.get("frames", [])
+            for n, entry in enumerate(entries):
+                entry.setdefault("index", n)
+            return cls(folder, entries, video) if entries else None
         entries = data.get("frames", []) if isinstance(data, dict) else data
         if isinstance(entries, list) and entries and all(isinstance(e, (int, float)) for e in entries):
             files = sorted(p.name for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
@@ -135,11 +153,41 @@ class FrameSet:
             return self._cached
         import cv2
 
-        image = cv2.imread(str(self.folder / self.entries[i]["file"]), cv2.IMREAD_COLOR)
+        if self.video is not None:
+            image = self._video_frame(int(self.entries[i]["index"]))
+        else:
+            image = cv2.imread(str(self.folder / self.entries[i]["file"]), cv2.IMREAD_COLOR)
         if image is None:
             return self._cached
         self._cached = Frame(image, i, marks_from_truth(self.entries[i].get("truth")))
         return self._cached
+
+    def _video_frame(self, n: int) -> np.ndarray | None:
+        """Frame ``n`` of the video: the next one is read, a jump back or far ahead seeks."""
+        import cv2
+
+        if self._capture is None:
+            from vision.errors import SourceError
+            from vision.sources import VideoFile
+
+            try:
+                self._capture = VideoFile(self.video).capture  # type: ignore[arg-type]
+            except SourceError as exc:
+                raise FeedError(str(exc)) from None
+            self._position = -1
+        if n <= self._position or n - self._position > 48:
+            self._capture.set(cv2.CAP_PROP_POS_FRAMES, n)
+            self._position = n - 1
+        while self._position < n - 1 and self._capture.grab():
+            self._position += 1
+        ok, image = self._capture.read()
+        self._position = n if ok else self._position
+        return image if ok else None
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
 
 
 def marks_from_truth(truth: dict[str, Any] | None) -> list[Mark]:
@@ -192,7 +240,8 @@ class LogFeed:
         return {"kind": self.kind, **self.params, "cursor": self.cursor, "speed": self.speed}
 
     def close(self) -> None:
-        pass
+        if self.frames is not None:
+            self.frames.close()
 
 
 class ManualFeed:
@@ -257,7 +306,7 @@ def read_log_file(path: Path) -> tuple[dict[str, Any], list[Report]]:
 def sample_feed(folder: Path, cursor: int = 0, speed: float = 1.0) -> tuple[dict[str, Any], LogFeed]:
     config, reports = read_log_file(folder / "truth.json")
     frames = FrameSet.load(folder / "frames") or FrameSet.load(folder)
-    label = "bundled sample game" + (" (recorded frames)" if frames else "")
+    label = "bundled sample game" + ((" (rendered video)" if frames.video else " (recorded frames)") if frames else "")
     feed = LogFeed(reports, "sample", label, False, frames, {"path": str(folder)}, cursor, speed)
     return config, feed
 

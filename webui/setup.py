@@ -62,7 +62,8 @@ def _int(form: Mapping[str, Any], key: str, default: int | None) -> int | None:
 
 
 def config_from(form: Mapping[str, Any], base: GameConfig | None = None) -> GameConfig:
-    """A ``GameConfig`` from form or JSON fields (``edition``, ``players``, ``difficulty``, ``fuse_cards``)."""
+    """A ``GameConfig`` from form or JSON fields (``edition``, ``players``, ``difficulty``, ``fuse_cards``, and
+    ``limit_seconds`` for a recorded game played with a shortened countdown)."""
     base = base or GameConfig()
     edition = str(form.get("edition") or base.edition).strip().lower()
     players = _int(form, "players", base.players)
@@ -70,8 +71,11 @@ def config_from(form: Mapping[str, Any], base: GameConfig | None = None) -> Game
     fuse_cards = _int(form, "fuse_cards", None)
     if edition == "fuse":
         fuse_cards = None
+    limit = _int(form, "limit_seconds", base.limit_seconds)
+    if not limit or limit < 1:
+        raise SetupError(f"limit_seconds must be a positive number of seconds, not {limit}")
     try:
-        return GameConfig(edition, int(players or 0), difficulty, fuse_cards)
+        return GameConfig(edition, int(players or 0), difficulty, fuse_cards, limit_seconds=int(limit or 0))
     except RulesError as exc:
         raise SetupError(str(exc)) from None
 

@@ -148,3 +148,77 @@ def test_log_file_source(tmp_path: Path) -> None:
 def test_a_log_that_does_not_start_at_zero_starts_the_clock() -> None:
     feed = LogFeed([Report(1.5, "roll red5")])
     assert feed.ready_to_start() and feed.poll(0.0) == []
+
+
+def make_video_sample(folder: Path, limit: int = 120) -> list[float]:
+    """A sample as ``fuse-referee synth game --compress`` writes it: truth.json with a shortened countdown, the
+    frames as game.mp4 and their times and truth in frames.json.gz (frames before 0 s show the deal)."""
+    import gzip
+
+    folder.mkdir(parents=True)
+    config = GameConfig("fuse", 2, "standard")
+    deal = engine_deal(GameSetup(config, seed=4))
+    log = [[0.0, a] for a in deal] + [[1.0, "roll red5 blue2 black6 green1"], [2.0, "place red5 F-999:1"]]
+    truth = {"config": {"edition": "fuse", "players": 2, "difficulty": "standard", "seed": 4, "fuse_cards": 6,
+                        "limit_seconds": limit, "policy": "greedy", "style": "default"},
+             "log": log, "events": [], "violations": [], "score": {"total": 0}, "won": False, "outcome": "time"}
+    (folder / "truth.json").write_text(json.dumps(truth))
+    writer = cv2.VideoWriter(str(folder / "game.mp4"), cv2.VideoWriter_fourcc(*"mp4v"), 2, (1280, 720))
+    times = [-1.0 + 0.5 * i for i in range(8)]
+    entries = []
+    for i, t in enumerate(times):
+        writer.write(np.full((720, 1280, 3), 20 + 25 * i, np.uint8))
+        entries.append({"index": i, "elapsed": t, "truth": {"cards": [], "dice": [
+            {"die": "red5", "box": [120, 150, 150, 180], "label": "red5", "on": {"card_id": "F-999", "chip": 1}}]}})
+    writer.release()
+    data = json.dumps({"fps": 2, "width": 1280, "height": 720, "video": "game.mp4", "frames": entries}).encode()
+    (folder / "frames.json.gz").write_bytes(gzip.compress(data))
+    return times
+
+
+def test_video_sample_frames_are_read_forward_and_sought(tmp_path: Path) -> None:
+    times = make_video_sample(tmp_path / "s")
+    frames = FrameSet.load(tmp_path / "s")
+    assert frames is not None and frames.video is not None and frames.times == times
+
+    def level(t: float) -> float:
+        frame = frames.at(t)
+        assert frame is not None and frame.image.shape == (720, 1280, 3)
+        return float(frame.image.mean())
+
+    assert abs(level(0.0) - (20 + 25 * 2)) < 4  # the last frame shown by 0 s: the table as dealt
+    assert abs(level(1.2) - (20 + 25 * 4)) < 4 and abs(level(2.6) - (20 + 25 * 7)) < 4
+    assert abs(level(-0.6) - (20 + 25 * 0)) < 4  # a jump back seeks
+    assert frames.at(-0.6).marks[0].card == "F-999"  # type: ignore[union-attr]
+    frames.close()
+
+
+def test_video_sample_plays_with_its_shortened_countdown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "sample"
+    make_video_sample(folder, limit=120)
+    monkeypatch.setattr(table, "sample_folder", lambda: folder)
+    app = make_app(tmp_path, FEED="auto")
+    t = app.extensions["fuse_referee"]
+    game = t.current()
+    assert game.feed.kind == "sample" and game.feed.label == "bundled sample game (rendered video)"
+    assert game.setup.config.limit_seconds == 120
+    t.pipeline.step()
+    state = app.test_client().get("/api/state").get_json()
+    assert state["clock"]["limit"] == 120 and state["clock"]["text"] == "02:00"
+    t.close()
+
+
+def test_the_bundled_sample_is_the_default_game() -> None:
+    folder = feeds.sample_folder()
+    if folder is None:
+        pytest.skip("the bundled sample is not rendered")
+    config_data, feed = feeds.sample_feed(folder)
+    assert feed.frames is not None and feed.frames.video is not None
+    truth = json.loads((folder / "truth.json").read_text())
+    violation = truth["violations"][0]
+    frame = feed.frames.at(violation["elapsed"] + 1.0)
+    assert frame is not None and frame.image.shape == (720, 1280, 3)
+    assert any(m.card == violation["card"] and m.chip == violation["chip"] for m in frame.marks)
+    setup, _ = table.make_feed("auto", {})
+    assert setup.feed == "sample" and setup.config.limit_seconds == config_data["limit_seconds"]
+    feed.close()
