@@ -8,7 +8,7 @@ correction and undo is kept, so the whole session can be saved as plain data and
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from rules import actions as A
 from rules.clock import Clock, ManualClock
@@ -38,7 +38,12 @@ class Event:
 
 @dataclass
 class Referee:
-    """A game in progress and everything reported about it."""
+    """A game in progress and everything reported about it.
+
+    ``clock`` is the table's countdown (a wall clock live, a manual one in replays). The game itself runs on
+    the times of the reports: each report is stamped once, and the game sees exactly that time, so a session
+    rebuilt from its saved reports is the same game to the millisecond (a time bonus included).
+    """
 
     config: GameConfig
     clock: Clock = field(default_factory=ManualClock)
@@ -46,67 +51,53 @@ class Referee:
 
     def __post_init__(self) -> None:
         self.game = Game(self.config)
-        self.state: State = self.game.new_initial_state(self.clock)
-        replayed, self.events = self.events, []
-        for event in replayed:  # a restored session: rebuild the state from its reports
-            self._record(event)
+        self._rebuild()  # a restored session: replay its reports
 
     # ------------------------------------------------------------------ reporting
 
     def submit(self, action: str | A.Action, source: str = "manual", confidence: float = 1.0,
                frame: int | None = None) -> Event:
         """Report one action; returns the event, accepted or refused with the reason."""
-        text = str(action).strip()
-        event = Event(len(self.events), round(self.clock.elapsed(), 3), text, True, "", source, confidence, frame)
+        event = Event(len(self.events), self.clock.elapsed(), str(action).strip(), True, "", source, confidence,
+                      frame)
         return self._record(event)
 
     def _record(self, event: Event) -> Event:
         if not event.undone:
+            self._game_time.seconds = max(self._game_time.seconds, event.elapsed)
             try:
-                action = A.parse_action(event.action)
-                self._apply_at(action, event.elapsed)
-                event = Event(**{**asdict(event), "accepted": True, "reason": ""})
+                self.state.apply_action(A.parse_action(event.action))
+                event = replace(event, accepted=True, reason="")
             except (IllegalActionError, RulesError) as exc:
-                event = Event(**{**asdict(event), "accepted": False, "reason": _rule_only(str(exc), event.action)})
+                event = replace(event, accepted=False, reason=_rule_only(str(exc), event.action))
         self.events.append(event)
         return event
-
-    def _apply_at(self, action: A.Action, elapsed: float) -> None:
-        if isinstance(self.clock, ManualClock):
-            self.clock.seconds = max(self.clock.seconds, elapsed)
-        self.state.apply_action(action)
 
     def undo(self, index: int) -> Event:
         """Take back report ``index`` (kept in the log, marked undone) and rebuild the game without it."""
         if not 0 <= index < len(self.events):
             raise RulesError(f"no event {index}: the log has {len(self.events)}")
-        self.events[index] = Event(**{**asdict(self.events[index]), "undone": True})
+        self.events[index] = replace(self.events[index], undone=True)
         self._rebuild()
         return self.events[index]
 
     def correct(self, index: int, action: str) -> Event:
         """Replace report ``index`` with ``action`` (a misread die, an unknown card)."""
+        A.parse_action(action)  # a malformed correction fails before anything changes
         self.undo(index)
-        A.parse_action(action)  # a malformed correction fails before anything is logged
-        event = Event(len(self.events), self.events[index].elapsed, action.strip(), True, "", "correction")
-        kept = self.events
-        self.events = kept[: index + 1] + [event] + kept[index + 1 :]
-        self.events = [Event(**{**asdict(e), "index": i}) for i, e in enumerate(self.events)]
+        fix = Event(index + 1, self.events[index].elapsed, action.strip(), True, "", "correction")
+        kept = self.events[: index + 1] + [fix] + self.events[index + 1 :]
+        self.events = [replace(e, index=i) for i, e in enumerate(kept)]
         self._rebuild()
         return self.events[index + 1]
 
     def _rebuild(self) -> None:
-        """Replay the accepted, not undone reports on a fresh game, each at its recorded time."""
-        live = self.clock
-        replay_clock = ManualClock()
-        self.clock = replay_clock
-        self.state = self.game.new_initial_state(replay_clock)
+        """A fresh game fed every report again, each at its recorded time."""
+        self._game_time = ManualClock()
+        self.state: State = self.game.new_initial_state(self._game_time)
         reports, self.events = self.events, []
         for event in reports:
-            replay_clock.seconds = event.elapsed
             self._record(event)
-        self.clock = live
-        self.state.clock = live
 
     # ------------------------------------------------------------------ reading
 
@@ -116,6 +107,7 @@ class Referee:
 
     def check_time(self) -> bool:
         """End the game if the countdown has run out."""
+        self._game_time.seconds = max(self._game_time.seconds, self.clock.elapsed())
         return self.state.check_time()
 
     def remaining(self) -> float:
@@ -134,14 +126,8 @@ class Referee:
         config = dict(data["config"])
         config["variants"] = frozenset(config.get("variants", ()))
         config["levels"] = tuple(tuple(level) for level in config.get("levels", ()))
-        referee = cls(GameConfig(**config), ManualClock())
-        for event in data["events"]:
-            referee.clock.seconds = event["elapsed"]  # type: ignore[attr-defined]
-            referee._record(Event(**event))
-        if clock is not None:
-            referee.clock = clock
-            referee.state.clock = clock
-        return referee
+        events = [Event(**event) for event in data["events"]]
+        return cls(GameConfig(**config), clock if clock is not None else ManualClock(), events)
 
 
 def _rule_only(message: str, action: str) -> str:
