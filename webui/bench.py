@@ -112,8 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each measurement (default 8)")
     parser.add_argument("--viewers", type=int, default=10, help="MJPEG viewers, and as many event viewers (default 10)")
     parser.add_argument("--fps", type=float, default=15.0, help="the pipeline's target rate (default 15)")
-    parser.add_argument("--speed", type=float, default=8.0,
-                        help="play the game's log this many times faster, for a busy event feed (default 8)")
+    parser.add_argument("--speed", type=float, default=1.0,
+                        help="play the game's log this many times faster, (default 1: real time, as the table plays)")
     parser.add_argument("--source", default="auto", help="auto (sample, else simulated), simulated or sample")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
