@@ -1,8 +1,8 @@
 """``fuse-referee bench webui``: does a crowd of viewers slow the pipeline below its target rate?
 
 Starts a real server (``fuse-referee run`` in a child process on 127.0.0.1, a fresh database) playing the
-default game (the bundled sample, or the simulated game) with its recorded log sped up so the event feed is
-busy, measures the pipeline's frames/s and state updates/s with no viewers, then again with N MJPEG viewers
+default game (the bundled sample, or the simulated game) in real time (``--speed`` plays its log faster),
+measures the pipeline's frames/s and state updates/s with no viewers, then again with N MJPEG viewers
 and N server-sent-event viewers reading at once (threads in this process), and stops everything by itself.
 """
 
@@ -33,7 +33,8 @@ class Viewer(threading.Thread):
         self.stop = threading.Event()
 
     def run(self) -> None:
-        conn = http.client.HTTPConnection(self.host, self.port, timeout=3)
+        # an event stream can be quiet for seconds between state changes, as a browser tolerates
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=30)
         tail = b""
         try:
             conn.request("GET", self.path)
