@@ -9,3 +9,7 @@ class VisionError(RuntimeError):
 
 class SourceError(VisionError):
     """A frame source cannot be opened or read."""
+
+
+class DetectorError(VisionError):
+    """The detector cannot load its model or cannot read a frame."""

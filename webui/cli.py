@@ -11,8 +11,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMAND_MODULES = ("rules.cli", "datasets.cli", "webui.commands")
-BENCHMARKS = {"rules": "rules.bench", "synth": "datasets.bench", "webui": "webui.bench"}
+COMMAND_MODULES = ("rules.cli", "datasets.cli", "webui.commands", "models.cli", "vision.cli")
+BENCHMARKS = {"rules": "rules.bench", "synth": "datasets.bench", "webui": "webui.bench", "detect": "vision.bench"}
 
 
 def run_benchmark(args: argparse.Namespace) -> int:

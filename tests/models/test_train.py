@@ -1,0 +1,77 @@
+"""Training and evaluation commands: one epoch on a tiny rendered set (offline), records, evaluation, errors."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from models.errors import TrainingError
+
+
+def _parser() -> argparse.ArgumentParser:
+    from models.cli import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    return parser
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """6 small 320x180 renders (4 train, 2 val) in the renderer's layout."""
+    from datasets.style import get_style
+    from datasets.writer import write_dataset
+
+    out = tmp_path_factory.mktemp("tiny")
+    write_dataset(out, 6, 5, get_style("default", ["sizes=320x180", "die_px=12,24"]), workers=1, val_share=0.34,
+                  progress=False)  # fmt: skip
+    return out
+
+
+def test_cli_imports_nothing_heavy() -> None:
+    code = "import sys, models.cli; print(sorted({'torch', 'ultralytics', 'numpy', 'cv2'} & set(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_train_and_eval_report_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    parser = _parser()
+    args = parser.parse_args(["train", "--data", str(tmp_path / "nothing")])
+    assert args.func(args) == 2
+    assert "no dataset at" in capsys.readouterr().err
+    args = parser.parse_args(["train", "--data", str(tmp_path), "--set", "oops"])
+    assert args.func(args) == 2
+    assert "KEY=VALUE" in capsys.readouterr().err
+    args = parser.parse_args(["eval", "--data", str(tmp_path)])
+    assert args.func(args) == 2
+    assert "no truth/*.json" in capsys.readouterr().err
+
+
+def test_resume_without_a_checkpoint_is_an_error(tmp_path: Path) -> None:
+    pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install ultralytics)")
+    from models.train import train
+
+    with pytest.raises(TrainingError, match="nothing to resume"):
+        train(tmp_path, project=tmp_path, name="none", resume=True)
+
+
+def test_one_epoch_on_a_tiny_set_then_evaluate(tiny: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install ultralytics)")
+    from models.evaluate import evaluate
+    from models.train import train
+
+    run = train(tiny, epochs=1, imgsz=64, batch=2, workers=0, project=tmp_path, name="tiny", seed=3)
+    assert (run / "weights" / "last.pt").is_file()
+    assert (run / "results.csv").is_file()
+    record = json.loads((run / "fuse-train.json").read_text())
+    assert record["settings"]["seed"] == 3 and record["settings"]["fliplr"] == 0.0
+    assert record["dataset"]["seed"] == 5 and record["dataset"]["style"]["name"] == "default"
+    report = evaluate(tiny, model=run / "weights" / "last.pt", imgsz="64", limit=2)
+    assert report["images"] == 2 and report["backend"] == "torch"
+    for key in ("dice_map50", "cards_map50", "face_accuracy", "colour_accuracy", "dice_misses_per_image"):
+        assert key in report

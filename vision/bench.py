@@ -1,0 +1,81 @@
+"""Benchmark: detection latency on 1280x720 rendered frames, end to end from the decoded frame to ``Detections``.
+
+    fuse-referee bench detect [--n 100] [--frames 10] [--model PATH] [--backend onnx|torch] [--threads N]
+
+Renders ``--frames`` default-style 1280x720 scenes in memory, warms up, then times ``Detector.detect`` ``--n``
+times over them: median, p95 and mean wall milliseconds, CPU milliseconds per frame (what free cores would
+give when other work shares the machine), and for ONNX the split into letterbox, network and decoding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import numpy as np
+
+
+def frames(count: int, seed: int) -> list[np.ndarray]:
+    """``count`` rendered 1280x720 BGR frames of the default style."""
+    from datasets.raster import render
+    from datasets.sampler import scene_for
+    from datasets.style import get_style
+
+    style = get_style("default", ["sizes=1280x720"])
+    return [render(scene_for(seed, i, style))[0] for i in range(count)]
+
+
+def _ms(values: list[float]) -> str:
+    a = np.array(values) * 1000
+    return f"median {np.median(a):.1f} ms  p95 {np.percentile(a, 95):.1f} ms  mean {a.mean():.1f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fuse-referee bench detect")
+    parser.add_argument("--n", type=int, default=100, help="timed detections (default 100)")
+    parser.add_argument("--frames", type=int, default=10, help="distinct rendered frames (default 10)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--model", default=None, help="weights (default: the shipped ONNX)")
+    parser.add_argument("--backend", choices=("onnx", "torch"), default=None)
+    parser.add_argument("--imgsz", default=None, help="network input WxH (torch backend)")
+    parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: every core)")
+    args = parser.parse_args(argv)
+    from vision.detector import Detector
+
+    images = frames(args.frames, args.seed)
+    detector = Detector(args.model, backend=args.backend, imgsz=args.imgsz, threads=args.threads)
+    for image in images[:5]:
+        detector.detect(image)
+    wall: list[float] = []
+    found = 0
+    cpu0 = time.process_time()
+    for i in range(args.n):
+        start = time.perf_counter()
+        found += len(detector.detect(images[i % len(images)]))
+        wall.append(time.perf_counter() - start)
+    cpu = (time.process_time() - cpu0) / args.n * 1000
+    size = f"{detector.size[0]}x{detector.size[1]}"
+    load = os.getloadavg()[0]
+    print(f"{detector.path.name} ({detector.backend}, input {size}) on {os.cpu_count()} cores, load average {load:.1f}")
+    print(f"detect, 1280x720 frame -> Detections, {args.n} runs: {_ms(wall)}")
+    print(f"CPU time {cpu:.1f} ms per frame; {found / args.n:.1f} detections per frame")
+    if detector.backend == "onnx":
+        stages: dict[str, list[float]] = {"letterbox": [], "network": [], "decode": []}
+        for i in range(min(args.n, 30)):
+            image = images[i % len(images)]
+            t0 = time.perf_counter()
+            blob, scale, pad = detector.preprocess(image)
+            t1 = time.perf_counter()
+            output = detector.infer(blob)
+            t2 = time.perf_counter()
+            detector.postprocess(output, scale, pad, (image.shape[1], image.shape[0]))
+            t3 = time.perf_counter()
+            for key, value in zip(stages, (t1 - t0, t2 - t1, t3 - t2)):
+                stages[key].append(value)
+        print("stages: " + "; ".join(f"{k} {1000 * np.median(v):.1f} ms" for k, v in stages.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
