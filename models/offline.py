@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
+from models.errors import TrainingError
+
 
 def ultralytics_offline() -> ModuleType:
     """Return the ``ultralytics`` module, imported offline.
@@ -15,7 +17,10 @@ def ultralytics_offline() -> ModuleType:
     """
     os.environ["YOLO_OFFLINE"] = "1"
     os.environ.setdefault("YOLO_VERBOSE", "True")
-    import ultralytics
+    try:
+        import ultralytics
+    except ModuleNotFoundError:
+        raise TrainingError("ultralytics is not installed: pip install -e '.[train]'") from None
     import ultralytics.data.utils as data_utils
     import ultralytics.engine.trainer as trainer
     import ultralytics.utils.checks as checks

@@ -75,6 +75,7 @@ def train(
     """Train (or with ``resume`` continue ``PROJECT/NAME/weights/last.pt``); return the run's directory."""
     from models.offline import ultralytics_offline
 
+    yaml = None if resume else resolve_data(data)  # bad input is reported before the heavy import
     ultralytics = ultralytics_offline()
     run = Path(project).resolve() / name
     if resume:
@@ -83,7 +84,7 @@ def train(
             raise TrainingError(f"nothing to resume: no checkpoint at {str(last)!r}")
         ultralytics.YOLO(str(last)).train(resume=True)
         return run
-    yaml = resolve_data(data)
+    assert yaml is not None
     settings: dict[str, Any] = {
         **HYPERPARAMETERS,
         "data": str(yaml.resolve()),
