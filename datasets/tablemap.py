@@ -32,7 +32,9 @@ SPARK_SLOTS = 2
 
 
 @dataclass(frozen=True)
-class Seat:
+class PlayerSeat:
+    """Where a player sits at the table, in table millimetres."""
+
     x: float
     y: float
     facing: float
@@ -50,7 +52,7 @@ class TableMap:
     hand: int
     """Bomb cards per player."""
     countdown: bool
-    seats: tuple[Seat, ...]
+    seats: tuple[PlayerSeat, ...]
     jitter: tuple[tuple[float, float, float], ...]
     """Small fixed offsets (dx, dy, degrees) so cards do not lie on a perfect grid."""
 
@@ -139,8 +141,8 @@ def make_table_map(players: int, hand: int, countdown: bool, rng: np.random.Gene
     near = (players + 1) // 2
     far = players - near
     width = (hand + (1 + SPARK_SLOTS if countdown else 0)) * PITCH + 60.0
-    seats = [Seat((j - (near - 1) / 2) * width, -REACH, 0.0) for j in range(near)]
-    seats += [Seat(((far - 1) / 2 - j) * width, REACH, 180.0) for j in range(far)]
+    seats = [PlayerSeat((j - (near - 1) / 2) * width, -REACH, 0.0) for j in range(near)]
+    seats += [PlayerSeat(((far - 1) / 2 - j) * width, REACH, 180.0) for j in range(far)]
     jitter = tuple((float(rng.normal(0, 1.5)), float(rng.normal(0, 1.5)), float(rng.normal(0, 2.0)))
                    for _ in range(64))
     return TableMap(players, hand, countdown, tuple(seats), jitter)
