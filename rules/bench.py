@@ -38,10 +38,7 @@ def _fresh_memos(states: list[State]) -> None:
     for state in states:
         for area in state.players:
             for card in area.cards:
-                solver = solver_for(card.card.layout, state.game.dice)  # type: ignore[arg-type]
-                solver.memo.clear()
-                solver.verdicts.clear()
-                solver.chip_lists.clear()
+                solver_for(card.card.layout, state.game.dice).forget()  # type: ignore[arg-type]
 
 
 def _cold_and_warm(states: list[State], items: list, run_one: Callable[[Any], object], name: str,

@@ -403,8 +403,8 @@ class State:
             return True
         return False
 
-    def _expect(self, action: A.Action, *kinds: str) -> tuple:
-        """The current task, if it is one of ``kinds``; the action is only quoted by the caller's error."""
+    def _expect(self, *kinds: str) -> tuple:
+        """The current task, if it is one of ``kinds``; else the error says what the game waits for."""
         task = self.tasks[0]
         if task[0] not in kinds:
             raise IllegalActionError(f"not now: the game waits for {self.waiting_for()}")
@@ -436,7 +436,7 @@ class State:
         getattr(self, _HANDLERS[type(action)])(action)
 
     def _do_deal(self, action: A.Deal) -> None:
-        task = self._expect(action, "deal")
+        task = self._expect("deal")
         if action.player != task[1]:
             raise IllegalActionError(f"the next card goes to p{task[1] + 1}")
         source = self._hand_source()
@@ -456,14 +456,14 @@ class State:
                 source.count += 1
 
     def _do_dealrole(self, action: A.DealRole) -> None:
-        self._expect(action, "role")
+        self._expect("role")
         if action.card not in self._free_roles():
             raise IllegalActionError(f"{action.card} is not a free role card")
         self.players[self.tasks[0][1]].role = self.game.card(action.card)
         self.tasks.pop(0)
 
     def _do_reveal(self, action: A.Reveal) -> None:
-        task = self._expect(action, "reveal")
+        task = self._expect("reveal")
         where, slot = task[1], task[2]
         source = next((s for s in self._sources_for(where) if s.count and action.card in s.pool), None)
         if source is None:
@@ -492,7 +492,7 @@ class State:
         return [("six", p) for p in players]
 
     def _do_roll(self, action: A.Roll) -> None:
-        task = self._expect(action, "roll", "reroll")
+        task = self._expect("roll", "reroll")
         if task[0] == "reroll":
             before = [self.roll[i] for i in task[1]]
             if [d.colours for d in before] != [d.colours for d in action.dice]:
@@ -515,7 +515,7 @@ class State:
         self.tasks.pop(0)
 
     def _do_rollunused(self, action: A.RollUnused) -> None:
-        task = self._expect(action, "unused")
+        task = self._expect("unused")
         if action.die.colours != task[1].colours:
             raise IllegalActionError(f"the unused die is {task[1].colour}")
         self.tasks.pop(0)
@@ -524,7 +524,7 @@ class State:
         self.tasks[0:0] = [("lose", p, matches) for p in range(len(self.players))] + [("bag", action.die)]
 
     def _do_drawspark(self, action: A.DrawSpark) -> None:
-        task = self._expect(action, "spark")
+        task = self._expect("spark")
         if action.player != task[1]:
             raise IllegalActionError(f"p{task[1] + 1} draws the next spark")
         if not self.spark_source.pool:  # the discard pile becomes the new spark deck
@@ -537,25 +537,25 @@ class State:
         self.tasks.pop(0)
 
     def _do_extraroll(self, action: A.ExtraRoll) -> None:
-        task = self._expect(action, "six")
+        task = self._expect("six")
         if action.player != task[1]:
             raise IllegalActionError(f"p{task[1] + 1} rolls now")
         if action.face == 6:
             self.tasks.pop(0)
 
     def _do_name(self, action: A.Name) -> None:
-        self._expect(action, "name")
+        self._expect("name")
         if action not in self.legal_actions():
             raise IllegalActionError(f"the {self._leader_role()} names a {NAMING_ROLES[self._leader_role()]}")
         self.named = action.value
         self.tasks.pop(0)
 
     def _do_ready(self, action: A.Ready) -> None:
-        self._expect(action, "name", "ability")
+        self._expect("name", "ability")
         self.tasks.pop(0)
 
     def _ability(self, action: A.Action) -> None:
-        self._expect(action, "ability")
+        self._expect("ability")
         if action not in self._ability_actions():
             raise IllegalActionError(f"the {self._leader_role() or 'leader'} cannot do that with this roll")
 
@@ -588,7 +588,7 @@ class State:
             raise IllegalActionError(f"no {die} in the roll ({' '.join(map(str, self.roll)) or 'empty'})") from None
 
     def _do_place(self, action: A.Place) -> None:
-        self._expect(action, "distribute")
+        self._expect("distribute")
         index = self._take_from_roll(action.die)
         player, card = self._find_card(action.card)
         if self.players[player].taken >= self._quota(player):
@@ -604,7 +604,7 @@ class State:
         self.players[player].taken += 1
 
     def _do_discard(self, action: A.Discard) -> None:
-        self._expect(action, "distribute")
+        self._expect("distribute")
         if not self._may_discard():
             raise IllegalActionError(
                 "only the Logistics Specialist returns a rolled die, once a turn, instead of taking an extra one")
@@ -614,7 +614,7 @@ class State:
         self.discarded = True
 
     def _do_done(self, action: A.Done) -> None:
-        self._expect(action, "distribute")
+        self._expect("distribute")
         self.unused = list(self.roll_physical)
         self.roll, self.roll_physical = [], []
         self.tasks.pop(0)
@@ -627,7 +627,7 @@ class State:
         raise IllegalActionError(f"{card_id} is not in front of any player")
 
     def _do_defuse(self, action: A.Defuse) -> None:
-        task = self._expect(action, "distribute", "defuse")
+        task = self._expect("distribute", "defuse")
         if task[0] == "distribute" and not self.config.early_defuse:
             raise IllegalActionError("only 1-2 player games defuse before the dice are all placed")
         player, card = self._find_card(action.card)
@@ -667,7 +667,7 @@ class State:
         return []
 
     def _do_return(self, action: A.Return) -> None:
-        task = self._expect(action, "lose")
+        task = self._expect("lose")
         player, card = self._find_card(action.card)
         if player != task[1] or (card, action.chip) not in self._losable(player, task[2]):
             raise IllegalActionError(f"p{task[1] + 1} must return a die matching {task[2]} that is not safe")

@@ -98,8 +98,7 @@ class _Solver:
         chips = self.chip_lists.get(key)
         if chips is None:
             if len(self.chip_lists) > 200_000:  # bound the memos in long simulations
-                self.chip_lists.clear()
-                self.by_projection.clear()
+                self.forget()
             projected = (self.project(filling), die)
             chips = self.by_projection.get(projected)
             if chips is None:
@@ -135,6 +134,11 @@ class _Solver:
             d if d is None or m == 0 else d.colours if m == 1 else d.face if m == 2 else True
             for d, m in zip(filling, self.modes)
         )
+
+    def forget(self) -> None:
+        """Empty every memo (long simulations bound them; benchmarks measure from cold)."""
+        for memo in (self.memo, self.verdicts, self.chip_lists, self.by_projection):
+            memo.clear()
 
     def allows(self, filling: tuple[Die | None, ...], index: int, die: Die) -> bool:
         """``_judge(...).legal`` without building a reason: the simulator's hot path."""
@@ -453,9 +457,6 @@ def place(layout: Layout, placed: Placed, chip: int, die: Die, dice: DiceSet) ->
         raise IllegalPlacementError(verdict.reason)
     return {**placed, chip: die}
 
-
-def is_complete(layout: Layout, placed: Placed) -> bool:
-    return len(placed) == len(layout.chips)
 
 
 def filling_of(layout: Layout, placed: Placed) -> tuple[Die | None, ...]:
