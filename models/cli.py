@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--hours", type=float, default=None, help="stop after this many hours (fits the schedule)")
     train.add_argument("--cache", choices=("ram", "disk"), default=None, help="cache decoded images")
     train.add_argument("--resume", action="store_true", help="continue PROJECT/NAME/weights/last.pt")
+    train.add_argument("--init", default=None, help="start from these weights (.pt; layers of matching shape)")
     train.add_argument(
         "--set", dest="extra", action="append", default=[], metavar="KEY=VALUE", help="any ultralytics setting"
     )
@@ -83,6 +84,7 @@ def run_train(args: argparse.Namespace) -> int:
             hours=args.hours,
             cache=args.cache or False,
             resume=args.resume,
+            init=args.init,
             extra=extra,
         )
     except ModelsError as error:

@@ -70,12 +70,18 @@ def train(
     hours: float | None = None,
     cache: str | bool = False,
     resume: bool = False,
+    init: str | Path | None = None,
     extra: dict[str, Any] | None = None,
 ) -> Path:
-    """Train (or with ``resume`` continue ``PROJECT/NAME/weights/last.pt``); return the run's directory."""
+    """Train (or with ``resume`` continue ``PROJECT/NAME/weights/last.pt``); return the run's directory.
+
+    ``init`` starts from an earlier run's weights (every layer whose shape matches: a new class count keeps the
+    backbone and neck); without it the network starts from random weights."""
     from models.offline import ultralytics_offline
 
     yaml = None if resume else resolve_data(data)  # bad input is reported before the heavy import
+    if init is not None and not Path(init).is_file():
+        raise TrainingError(f"no weights to start from at {str(init)!r}")
     ultralytics = ultralytics_offline()
     run = Path(project).resolve() / name
     if resume:
@@ -98,7 +104,7 @@ def train(
         "seed": seed,
         "workers": workers,
         "cache": cache,
-        "pretrained": False,
+        "pretrained": init is not None,
         "save_period": -1,  # last.pt and best.pt are written every epoch
         **({"time": hours} if hours else {}),
         **(extra or {}),
@@ -107,10 +113,14 @@ def train(
     record = {
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "model": model,
+        "init": str(init) if init else None,
         "settings": settings,
         "dataset": dataset_manifest(yaml),
         "versions": {"python": platform.python_version(), "ultralytics": ultralytics.__version__},
     }
     (run / "fuse-train.json").write_text(json.dumps(record, indent=2) + "\n")
-    ultralytics.YOLO(model, task="detect").train(**settings)
+    network = ultralytics.YOLO(model, task="detect")
+    if init is not None:
+        network.load(str(init))
+    network.train(**settings)
     return run

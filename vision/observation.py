@@ -1,0 +1,81 @@
+"""What one frame shows of the table, after detection and card layout: the value the settled-state tracker
+consumes. Plain frozen values in frame pixels; ``to_dict``/``from_dict`` round-trip through JSON."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+Point = tuple[float, float]
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class ChipSpot:
+    """Where the die of one chip of a recognised card rests, in frame pixels."""
+
+    chip: int
+    """1-based chip number, as in the card's notation."""
+    centre: Point
+    radius: float
+    level: int = 0
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    """One card in one frame."""
+
+    corners: tuple[Point, Point, Point, Point]
+    """Corners of the printed face: top-left, top-right, bottom-right, bottom-left (as the card is read)."""
+    type: str
+    """``bomb``, ``fuse``, ``spark``, ``role`` or ``back``."""
+    card_id: str | None
+    """The catalog (or enrolled) card's id; None when it is not recognised: unknown, never guessed."""
+    confidence: float
+    chips: tuple[ChipSpot, ...] = ()
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    """One die in one frame."""
+
+    die: str
+    """``red5``, ``black/yellow2``: colour(s) and top face as ``rules.dice.Die`` prints them."""
+    box: Box
+    confidence: float
+    on: tuple[str, int] | None = None
+    """(card id, chip) when it rests on a chip of a recognised card; None when loose (the roll area)."""
+    level: int = 0
+    """0 on the card, 1 on top of another die (a stack)."""
+
+
+@dataclass(frozen=True)
+class TableObservation:
+    frame: int
+    elapsed: float
+    """Seconds since the recording or stream started."""
+    width: int
+    height: int
+    cards: tuple[CardSeen, ...] = ()
+    dice: tuple[DieSeen, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TableObservation:
+        cards = tuple(
+            CardSeen(
+                corners=tuple(tuple(p) for p in c["corners"]),  # type: ignore[arg-type]
+                type=c["type"],
+                card_id=c["card_id"],
+                confidence=c["confidence"],
+                chips=tuple(ChipSpot(s["chip"], tuple(s["centre"]), s["radius"], s["level"]) for s in c["chips"]),  # type: ignore[arg-type]
+            )
+            for c in data["cards"]
+        )
+        dice = tuple(
+            DieSeen(d["die"], tuple(d["box"]), d["confidence"], tuple(d["on"]) if d["on"] else None, d["level"])  # type: ignore[arg-type]
+            for d in data["dice"]
+        )
+        return cls(data["frame"], data["elapsed"], data["width"], data["height"], cards, dice)
