@@ -30,6 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     train.add_argument("--hours", type=float, default=None, help="stop after this many hours (fits the schedule)")
     train.add_argument("--cache", choices=("ram", "disk"), default=None, help="cache decoded images")
     train.add_argument("--resume", action="store_true", help="continue PROJECT/NAME/weights/last.pt")
+    train.add_argument(
+        "--stage",
+        choices=("locator", "reader"),
+        default="locator",
+        help="locator: the YOLO network that finds dice and cards; reader: the die reader's CNN (default locator)",
+    )
     train.add_argument("--init", default=None, help="start from these weights (.pt; layers of matching shape)")
     train.add_argument(
         "--set", dest="extra", action="append", default=[], metavar="KEY=VALUE", help="any ultralytics setting"
@@ -85,6 +91,7 @@ def run_train(args: argparse.Namespace) -> int:
             cache=args.cache or False,
             resume=args.resume,
             init=args.init,
+            stage=args.stage,
             extra=extra,
         )
     except ModelsError as error:

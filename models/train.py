@@ -1,8 +1,11 @@
-"""Train the dice-and-cards detector from scratch with ultralytics, offline, resumable, with its seeds recorded.
+"""Train the detector's two stages from scratch, offline, resumable, with their seeds recorded.
 
-``train(...)`` builds YOLO11 from its architecture file (no pretrained weights exist offline), trains on a
-dataset in the renderer's layout and writes ``RUN/weights/{last,best}.pt`` every epoch, ``RUN/results.csv``
-and ``RUN/fuse-train.json`` (the command's settings, seeds, the dataset's seed and style, library versions).
+``train(...)`` (stage ``locator``) builds YOLO11 from its architecture file (no pretrained weights exist
+offline), trains it on a dataset in the renderer's layout, its dice folded into one ``die`` class
+(``models.locator``), and writes ``RUN/weights/{last,best}.pt`` every epoch, ``RUN/results.csv`` and
+``RUN/fuse-train.json`` (the command's settings, seeds, the dataset's seed and style, library versions).
+Stage ``reader`` cuts die crops from the same dataset and trains the die reader (``models.reader``):
+``RUN/reader.pt``, ``RUN/die-reader.onnx``, ``RUN/log.json``.
 """
 
 from __future__ import annotations
@@ -55,9 +58,32 @@ def resolve_data(data: str | Path) -> Path:
     return path
 
 
+def locator_data(yaml: Path) -> Path:
+    """The locator's dataset for ``yaml``: itself if its classes are already the locator's, else a folded view
+    written beside it (``DIR/locator/``)."""
+    from models.locator import LOCATOR_CLASSES, make_locator_dataset
+
+    if f"nc: {len(LOCATOR_CLASSES)}\n" in yaml.read_text():
+        return yaml
+    return make_locator_dataset(yaml.parent, yaml.parent / "locator")
+
+
+def train_reader_stage(data: str | Path, *, epochs: int, batch: int, seed: int, run: Path) -> Path:
+    from models.reader import export_reader, make_crops, train_reader
+
+    yaml = resolve_data(data)
+    crops = yaml.parent / "reader-crops.npz"
+    if not crops.is_file():
+        make_crops(yaml.parent, crops, seed=seed)
+    train_reader(crops, epochs=epochs, batch=batch, seed=seed, out=run)
+    export_reader(run / "reader.pt", run / "die-reader.onnx")
+    return run
+
+
 def train(
     data: str | Path,
     *,
+    stage: str = "locator",
     epochs: int = 30,
     imgsz: int = 640,
     batch: int = 16,
@@ -73,12 +99,17 @@ def train(
     init: str | Path | None = None,
     extra: dict[str, Any] | None = None,
 ) -> Path:
-    """Train (or with ``resume`` continue ``PROJECT/NAME/weights/last.pt``); return the run's directory.
+    """Train stage ``locator`` (or with ``resume`` continue ``PROJECT/NAME/weights/last.pt``) or ``reader``;
+    return the run's directory.
 
     ``init`` starts from an earlier run's weights (every layer whose shape matches: a new class count keeps the
     backbone and neck); without it the network starts from random weights."""
     from models.offline import ultralytics_offline
 
+    if stage not in ("locator", "reader"):
+        raise TrainingError(f"unknown stage {stage!r}: expected locator or reader")
+    if stage == "reader":
+        return train_reader_stage(data, epochs=epochs, batch=batch, seed=seed, run=Path(project).resolve() / name)
     yaml = None if resume else resolve_data(data)  # bad input is reported before the heavy import
     if init is not None and not Path(init).is_file():
         raise TrainingError(f"no weights to start from at {str(init)!r}")
@@ -91,6 +122,7 @@ def train(
         ultralytics.YOLO(str(last)).train(resume=True)
         return run
     assert yaml is not None
+    yaml = locator_data(yaml)
     settings: dict[str, Any] = {
         **HYPERPARAMETERS,
         "data": str(yaml.resolve()),

@@ -415,8 +415,9 @@ class State:
         if self.outcome is not None:
             return "nothing: the game is over"
         task = self.tasks[0]
+        player = f"p{task[1] + 1}" if task[0] in ("deal", "lose") and len(task) > 1 else "a player"
         words = {
-            "deal": f"a card dealt to p{task[1] + 1}" if len(task) > 1 else "",
+            "deal": f"a card dealt to {player}",
             "reveal": "a card turned up",
             "role": "a role card dealt",
             "roll": "the leader's roll",
@@ -428,7 +429,7 @@ class State:
             "ability": "the leader's role ability (or ready)",
             "distribute": "dice placed (or done)",
             "defuse": "completed cards defused",
-            "lose": f"p{task[1] + 1} to return a matching die" if len(task) > 1 else "",
+            "lose": f"{player} to return a matching die",
         }
         return words.get(task[0], task[0])
 
@@ -517,7 +518,14 @@ class State:
     def _do_rollunused(self, action: A.RollUnused) -> None:
         task = self._expect("unused")
         if action.die.colours != task[1].colours:
-            raise IllegalActionError(f"the unused die is {task[1].colour}")
+            # the unused dice are rolled again in whatever order the leader picks them up
+            later = next((i for i, t in enumerate(self.tasks)
+                          if t[0] == "unused" and t[1].colours == action.die.colours), None)
+            if later is None:
+                colours = " ".join(dict.fromkeys(t[1].colour for t in self.tasks if t[0] == "unused"))
+                raise IllegalActionError(f"the unused die is {colours}" if " " not in colours
+                                         else f"the unused dice are {colours}")
+            self.tasks[0], self.tasks[later] = self.tasks[later], self.tasks[0]
         self.tasks.pop(0)
         # each player returns one die matching its colour or number, then it goes back in the bag
         matches = tuple(action.die.colours) + (action.die.face,)

@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"detect, 1280x720 frame -> Detections, {args.n} runs: {_ms(wall)}")
     print(f"CPU time {cpu:.1f} ms per frame; {found / args.n:.1f} detections per frame")
     if detector.backend == "onnx":
-        stages: dict[str, list[float]] = {"letterbox": [], "network": [], "decode": []}
+        stages: dict[str, list[float]] = {"letterbox": [], "network": [], "decode": [], "read dice": []}
         for i in range(min(args.n, 30)):
             image = images[i % len(images)]
             t0 = time.perf_counter()
@@ -69,9 +69,11 @@ def main(argv: list[str] | None = None) -> int:
             t1 = time.perf_counter()
             output = detector.infer(blob)
             t2 = time.perf_counter()
-            detector.postprocess(output, scale, pad, (image.shape[1], image.shape[0]))
+            located = detector.postprocess(output, scale, pad, (image.shape[1], image.shape[0]))
             t3 = time.perf_counter()
-            for key, value in zip(stages, (t1 - t0, t2 - t1, t3 - t2)):
+            detector.read_dice(image, located)
+            t4 = time.perf_counter()
+            for key, value in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t4 - t3)):
                 stages[key].append(value)
         print("stages: " + "; ".join(f"{k} {1000 * np.median(v):.1f} ms" for k, v in stages.items()))
     return 0

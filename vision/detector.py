@@ -1,4 +1,10 @@
-"""The dice-and-cards detector: load the shipped model once, then ``detect(frame) -> Detections``.
+"""The dice-and-cards detector: load the shipped models once, then ``detect(frame) -> Detections``.
+
+Two stages: the locator (``models/fuse-detector.onnx``, YOLO) finds dice and cards on the letterboxed frame;
+the die reader (``vision.reader``) reads each die's colour and face from a crop of the full-resolution frame.
+A one-stage model whose classes are already colour x face (the renderer's 65) is run without the reader.
+Either way the result names dice as the renderer does (``red5``), and a die's confidence is the locator's
+times the reader's colour and face probabilities (each also kept in ``Detections.data``).
 
 The default backend runs ``models/fuse-detector.onnx`` with ONNX Runtime on the CPU (about three times faster
 than ultralytics' PyTorch path and four times faster than OpenCV DNN on the 2-core machine, see
@@ -18,6 +24,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.errors import DetectorError
+from vision.reader import DieReader
 
 SHIPPED_MODEL = Path(__file__).resolve().parent.parent / "models" / "fuse-detector.onnx"
 MIN_SIDE = 16
@@ -86,7 +93,8 @@ class Detector:
     ``model``: an ``.onnx`` or ``.pt`` file (default: the shipped ONNX); ``backend``: ``"onnx"`` or ``"torch"``
     (default from the suffix); ``imgsz``: network input (width, height) for the torch backend or a
     dynamic ONNX model (a fixed ONNX model uses its own); ``conf``, ``iou``: score threshold and NMS overlap;
-    ``threads``: ONNX Runtime's intra-op threads (default: every core).
+    ``threads``: ONNX Runtime's intra-op threads (default: every core); ``reader``: the die reader's ONNX file
+    (default: the shipped one), used when the model's classes are the locator's (``die`` and the card types).
     """
 
     def __init__(
@@ -99,6 +107,7 @@ class Detector:
         iou: float = 0.5,
         max_det: int = 300,
         threads: int | None = None,
+        reader: str | Path | None = None,
     ) -> None:
         self.path = Path(model) if model else SHIPPED_MODEL
         if not self.path.is_file():
@@ -112,6 +121,14 @@ class Detector:
             self._load_onnx(threads, size)
         else:
             self._load_torch(size)
+        self.reader: DieReader | None = None
+        self.located_names = self.names
+        if "die" in self.names:
+            from datasets.classes import class_names
+
+            self.reader = DieReader(reader, threads=threads)
+            self.names = class_names()
+            self._index = {name: i for i, name in enumerate(self.names)}
 
     def _load_onnx(self, threads: int | None, size: tuple[int, int] | None) -> None:
         try:
@@ -161,9 +178,9 @@ class Detector:
                 agnostic_nms=True,
                 verbose=False,
             )[0]
-            return Detections.from_ultralytics(result)
+            return self.read_dice(image, Detections.from_ultralytics(result))
         blob, scale, pad = self.preprocess(image)
-        return self.postprocess(self.infer(blob), scale, pad, (width, height))
+        return self.read_dice(image, self.postprocess(self.infer(blob), scale, pad, (width, height)))
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
         """ONNX stage 1: letterbox a BGR frame to the network size -> (1, 3, H, W) float32 RGB blob, scale, pad."""
@@ -179,7 +196,34 @@ class Detector:
     ) -> Detections:
         """ONNX stage 3: threshold, NMS and map back to the frame of ``size`` = (width, height)."""
         return Detections.from_onnx(
-            output, self.names, conf=self.conf, iou=self.iou, max_det=self.max_det, scale=scale, pad=pad, size=size
+            output,
+            self.located_names,
+            conf=self.conf,
+            iou=self.iou,
+            max_det=self.max_det,
+            scale=scale,
+            pad=pad,
+            size=size,
+        )
+
+    def read_dice(self, image: np.ndarray, located: Detections) -> Detections:
+        """Stage two: name each located die by its colour and face read from ``image``; a one-stage model's
+        detections pass unchanged."""
+        if self.reader is None:
+            return located
+        is_die = np.array([name == "die" for name in located.class_name], bool)
+        names, colour_p, face_p = self.reader.read(image, located.xyxy[is_die])
+        class_id = np.empty(len(located), np.int64)
+        class_id[~is_die] = [self._index[name] for name, die in zip(located.class_name, is_die) if not die]
+        class_id[is_die] = [self._index[name] for name in names]
+        read_colour, read_face = np.ones(len(located), np.float32), np.ones(len(located), np.float32)
+        read_colour[is_die], read_face[is_die] = colour_p, face_p
+        return Detections(
+            located.xyxy,
+            located.confidence * read_colour * read_face,
+            class_id,
+            self.names,
+            data={"located": located.confidence, "colour_p": read_colour, "face_p": read_face},
         )
 
     def detect_file(self, path: str | Path) -> Detections:

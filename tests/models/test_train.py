@@ -67,6 +67,7 @@ def test_one_epoch_on_a_tiny_set_then_evaluate(tiny: Path, tmp_path: Path) -> No
 
     run = train(tiny, epochs=1, imgsz=64, batch=2, workers=0, project=tmp_path, name="tiny", seed=3)
     assert (run / "weights" / "last.pt").is_file()
+    assert (tiny / "locator" / "data.yaml").is_file()  # the renderer's dice folded into one class
     assert (run / "results.csv").is_file()
     record = json.loads((run / "fuse-train.json").read_text())
     assert record["settings"]["seed"] == 3 and record["settings"]["fliplr"] == 0.0
@@ -75,3 +76,22 @@ def test_one_epoch_on_a_tiny_set_then_evaluate(tiny: Path, tmp_path: Path) -> No
     assert report["images"] == 2 and report["backend"] == "torch"
     for key in ("dice_map50", "cards_map50", "face_accuracy", "colour_accuracy", "dice_misses_per_image"):
         assert key in report
+
+
+def test_reader_stage_trains_exports_and_reads_dice(tiny: Path, tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs torch (pip install ultralytics)")
+    import cv2
+
+    from models.train import train
+    from rules.dice import Die
+    from vision.reader import DieReader
+
+    run = train(tiny, stage="reader", epochs=1, batch=4, project=tmp_path, name="reader", seed=1)
+    assert json.loads((run / "log.json").read_text())["epochs"] == 1
+    reader = DieReader(run / "die-reader.onnx")
+    truths = [json.loads(path.read_text()) for path in sorted((tiny / "truth").rglob("*.json"))]
+    truth = next(t for t in truths if t["dice"])
+    boxes = [d["box"] for d in truth["dice"]]
+    names, colour_p, face_p = reader.read(cv2.imread(str(tiny / truth["image"])), boxes)
+    assert len(names) == len(boxes) and colour_p.shape == face_p.shape == (len(boxes),)
+    assert all(str(Die.parse(name)) == name for name in names)  # every reading is a die the rules know

@@ -66,6 +66,14 @@ def test_starting_hands(edition: str, players: int, variants: tuple[str, ...], d
     assert set(aside) <= first_row_reveal_outcomes(config, [dealt, *others])
 
 
+def test_an_action_out_of_turn_is_refused_while_a_card_is_to_be_turned_up() -> None:
+    # waiting_for() once built every task's words eagerly and failed on a reveal task's non-player argument
+    state = play_log(Game(GameConfig("fuse", 2)), ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04"])
+    assert state.waiting_for() == "a card turned up"
+    with pytest.raises(IllegalActionError, match="not now: the game waits for a card turned up"):
+        act(state, "roll red1 red2 red3 red4")
+
+
 def test_a_dealt_card_goes_to_the_player_whose_turn_it_is() -> None:
     state = play_log(Game(GameConfig("fuse", 2)), ["deal p1 F-001"])
     with pytest.raises(IllegalActionError, match="the next card goes to p1"):
@@ -272,6 +280,19 @@ def test_each_player_takes_at_most_their_share(players: int, each: int) -> None:
     assert state.placements(1, Die.parse(rolled[each])) != []
     with pytest.raises(IllegalActionError, match=f"p1 has already taken {each} dice this turn"):
         act(state, f"place {rolled[each]} F-003:1")
+
+
+def test_unused_dice_are_rolled_again_in_any_order() -> None:
+    state = fuse_two_players()
+    act(state, "roll yellow3 red2 black4 blue1", "place yellow3 F-002:2", "done")
+    with pytest.raises(IllegalActionError, match="the unused dice are red black blue"):
+        act(state, "unused green5")
+    act(state, "unused blue6")  # the last die rolled first
+    while state.phase == "lose":
+        act(state, texts(state.legal_actions())[0])
+    assert [t[1].colour for t in state.tasks if t[0] == "unused"] == ["black", "red"]
+    act(state, "unused red4")
+    assert [t[1].colour for t in state.tasks if t[0] == "unused"] == ["black"]
 
 
 def test_unused_dice_are_rolled_and_each_player_returns_a_match() -> None:

@@ -1,0 +1,279 @@
+"""The die reader: a small CNN that reads one die's colour(s) and top face from a full-resolution crop.
+
+Stage two of the detector. The locator finds dice as boxes on a downscaled frame; the reader sees each die
+at the frame's own resolution (a 12-pixel die keeps its 12 pixels, scaled up to the crop size), so small
+dice are read from every pixel the camera has. Two heads: colour (the renderer's colours, split dice
+included) and face (1-6); a die's class is the pair.
+
+    python -m models.reader crops data/train data/reader-train.npz      # crops from a renderer dataset
+    python -m models.reader train data/reader-train.npz --epochs 12 --out runs/reader
+    python -m models.reader export runs/reader/reader.pt models/die-reader.onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from models.errors import ModelsError
+from vision.reader import CROP, crop_die
+
+
+def reader_colours() -> tuple[str, ...]:
+    """The colour classes, in the renderer's die-class order (``red``, ..., ``black/yellow``, ...)."""
+    from datasets.classes import die_classes
+    from vision.detections import split_die_name
+
+    colours: list[str] = []
+    for name in die_classes():
+        colour = split_die_name(name)[0]
+        if colour not in colours:
+            colours.append(colour)
+    return tuple(colours)
+
+
+def make_crops(data: str | Path, out: str | Path, *, jitters: int = 2, seed: int = 0, min_visible: float = 0.6) -> dict:
+    """Crops of every readable die (``label`` set, ``visible`` >= ``min_visible``) of a renderer dataset, each
+    ``jitters`` times with its box shifted and scaled as a locator's would be; saved as an ``.npz``."""
+    data = Path(data)
+    truths = sorted((data / "truth").rglob("*.json"))
+    if not truths:
+        raise ModelsError(f"no renderer dataset at {str(data)!r}: expected truth/*.json")
+    colours = {c: i for i, c in enumerate(reader_colours())}
+    rng = np.random.default_rng(seed)
+    crops, colour_ids, faces = [], [], []
+    for truth_path in truths:
+        truth = json.loads(truth_path.read_text())
+        dice = [d for d in truth["dice"] if d.get("label") and d.get("visible", 1.0) >= min_visible]
+        if not dice:
+            continue
+        image = cv2.imread(str(data / truth["image"])) if "image" in truth else None
+        if image is None:
+            raise ModelsError(f"cannot read the image of {str(truth_path)!r}")
+        for die in dice:
+            box = np.array(die["box"], np.float32)
+            w, h = box[2] - box[0], box[3] - box[1]
+            for j in range(jitters):
+                shift = rng.uniform(-0.1, 0.1, 2) * (w, h) if j else np.zeros(2)
+                grow = rng.uniform(0.88, 1.15) if j else 1.0
+                cx, cy = (box[0] + box[2]) / 2 + shift[0], (box[1] + box[3]) / 2 + shift[1]
+                jittered = [cx - w * grow / 2, cy - h * grow / 2, cx + w * grow / 2, cy + h * grow / 2]
+                crops.append(crop_die(image, jittered))
+                colour_ids.append(colours[die["colour"]])
+                faces.append(int(die["face"]) - 1)
+    np.savez_compressed(
+        out, crops=np.stack(crops), colour=np.array(colour_ids, np.int64), face=np.array(faces, np.int64)
+    )
+    return {"crops": len(crops), "images": len(truths), "out": str(out)}
+
+
+def _network() -> Any:
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+    class DieReaderNet(nn.Module):
+        """32x32 BGR crop in 0..1 -> (colour logits, face logits). About 10 MFLOPs per die."""
+
+        def __init__(self, colours: int) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                *block(3, 24),
+                *block(24, 24),
+                nn.MaxPool2d(2),
+                *block(24, 48),
+                *block(48, 48),
+                nn.MaxPool2d(2),
+                *block(48, 64),
+                *block(64, 64),
+                nn.MaxPool2d(2),
+                nn.Flatten(),
+                nn.Linear(64 * 16, 128),
+                nn.ReLU(inplace=True),
+                nn.Dropout(0.2),
+            )
+            self.colour = nn.Linear(128, colours)
+            self.face = nn.Linear(128, 6)  # faces 1-6
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            features = self.features(x)
+            return self.colour(features), self.face(features)
+
+    return DieReaderNet
+
+
+def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: any rotation
+    (a die's face reads the same turned; never mirrored: a mirrored 2 is a 5), light colour and level, blur,
+    noise."""
+    out = np.empty((len(batch), 3, CROP, CROP), np.float32)
+    for i, crop in enumerate(batch):
+        angle = rng.uniform(0, 360)
+        matrix = cv2.getRotationMatrix2D((CROP / 2 - 0.5, CROP / 2 - 0.5), angle, rng.uniform(0.92, 1.08))
+        img = cv2.warpAffine(crop, matrix, (CROP, CROP), borderMode=cv2.BORDER_REFLECT).astype(np.float32)
+        if rng.random() < 0.3:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2))
+        gains = rng.uniform(0.8, 1.22, 3) * rng.uniform(0.6, 1.4)  # white balance, then exposure
+        img = img * gains + rng.normal(0, rng.uniform(0, 8), img.shape)
+        img = 255 * (np.clip(img, 0, 255) / 255) ** rng.uniform(0.75, 1.35)
+        out[i] = img.transpose(2, 0, 1) / 255.0
+    return out
+
+
+def train_reader(
+    crops: str | Path,
+    *,
+    epochs: int = 12,
+    batch: int = 128,
+    seed: int = 0,
+    out: str | Path,
+    threads: int | None = None,
+    val_share: float = 0.05,
+) -> dict:
+    """Train on an ``.npz`` of crops; writes ``OUT/reader.pt`` (best on the held-back share) and ``OUT/log.json``."""
+    import torch
+
+    if threads:
+        torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    data = np.load(crops)
+    x, colour, face = data["crops"], data["colour"], data["face"]
+    order = rng.permutation(len(x))
+    n_val = max(1, int(len(x) * val_share))
+    val, train = order[:n_val], order[n_val:]
+    colours = reader_colours()
+    net = _network()(len(colours))
+    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = epochs * (len(train) // batch)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=max(steps, 1))
+    loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    val_x = torch.from_numpy(x[val].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+    log: list[dict] = []
+    best = -1.0
+    for epoch in range(epochs):
+        net.train()
+        start, total = time.time(), 0.0
+        perm = rng.permutation(train)
+        for step in range(len(train) // batch):
+            idx = perm[step * batch : (step + 1) * batch]
+            inputs = torch.from_numpy(augment(x[idx], rng))
+            colour_logits, face_logits = net(inputs)
+            loss = loss_fn(colour_logits, torch.from_numpy(colour[idx])) + loss_fn(
+                face_logits, torch.from_numpy(face[idx])
+            )
+            optimiser.zero_grad()
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss)
+        net.eval()
+        with torch.no_grad():
+            colour_logits, face_logits = net(val_x)
+        colour_acc = float((colour_logits.argmax(1).numpy() == colour[val]).mean())
+        face_acc = float((face_logits.argmax(1).numpy() == face[val]).mean())
+        entry = {
+            "epoch": epoch + 1,
+            "loss": total / max(1, len(train) // batch),
+            "colour_acc": colour_acc,
+            "face_acc": face_acc,
+            "seconds": round(time.time() - start, 1),
+        }
+        log.append(entry)
+        print(json.dumps(entry), flush=True)
+        if colour_acc * face_acc > best:
+            best = colour_acc * face_acc
+            torch.save({"state": net.state_dict(), "colours": colours, "crop": CROP}, out / "reader.pt")
+    record = {
+        "crops": str(crops),
+        "train": len(train),
+        "val": len(val),
+        "epochs": epochs,
+        "batch": batch,
+        "seed": seed,
+        "log": log,
+    }
+    (out / "log.json").write_text(json.dumps(record, indent=2) + "\n")
+    return record
+
+
+def export_reader(weights: str | Path, out: str | Path) -> Path:
+    """``reader.pt`` -> ONNX with a dynamic batch: input ``crops`` (N, 3, 32, 32), outputs colour and face
+    probabilities; the colour names ride in the metadata."""
+    import onnx
+    import torch
+
+    checkpoint = torch.load(weights, map_location="cpu")
+    net = _network()(len(checkpoint["colours"]))
+    net.load_state_dict(checkpoint["state"])
+    net.eval()
+
+    class WithSoftmax(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            colour, face = net(x)
+            return colour.softmax(1), face.softmax(1)
+
+    dummy = torch.zeros(1, 3, CROP, CROP)
+    torch.onnx.export(
+        WithSoftmax(),
+        dummy,
+        str(out),
+        input_names=["crops"],
+        output_names=["colour", "face"],
+        dynamic_axes={"crops": {0: "n"}, "colour": {0: "n"}, "face": {0: "n"}},
+        opset_version=17,
+        dynamo=False,
+    )
+    model = onnx.load(str(out))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "colours", json.dumps(list(checkpoint["colours"]))
+    onnx.save(model, str(out))
+    return Path(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.reader", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="verb", required=True)
+    crops = sub.add_parser("crops", help="cut die crops out of a renderer dataset")
+    crops.add_argument("data")
+    crops.add_argument("out")
+    crops.add_argument("--jitters", type=int, default=2)
+    crops.add_argument("--seed", type=int, default=0)
+    fit = sub.add_parser("train", help="train the reader on crops")
+    fit.add_argument("crops")
+    fit.add_argument("--epochs", type=int, default=12)
+    fit.add_argument("--batch", type=int, default=128)
+    fit.add_argument("--seed", type=int, default=0)
+    fit.add_argument("--threads", type=int, default=None)
+    fit.add_argument("--out", default="runs/reader")
+    export = sub.add_parser("export", help="export reader.pt to ONNX")
+    export.add_argument("weights")
+    export.add_argument("out")
+    args = parser.parse_args(argv)
+    try:
+        if args.verb == "crops":
+            print(json.dumps(make_crops(args.data, args.out, jitters=args.jitters, seed=args.seed)))
+        elif args.verb == "train":
+            train_reader(
+                args.crops, epochs=args.epochs, batch=args.batch, seed=args.seed, out=args.out, threads=args.threads
+            )
+        else:
+            print(export_reader(args.weights, args.out))
+    except ModelsError as error:
+        print(f"error: {error}")
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

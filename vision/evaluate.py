@@ -1,0 +1,169 @@
+"""Measure the pipeline on rendered games with truth: ``python -m vision.evaluate GAME_DIR... [--oracle]``.
+
+Per game:
+
+- event log: the truth ``log`` and the referee's events (refused ones included, undone ones not) are aligned
+  as sequences of action texts (longest matching subsequence; a roll's dice compared as a set, since the order
+  a camera lists them in is not the order they were drawn). An aligned pair counts as matched when its times
+  differ by at most ``tolerance`` seconds, except ``done``, which nothing on the table shows (text and order
+  only). ``exact``: every truth action matched and no other event.
+- per-chip error: over settled frames (the truth's dice on chips unchanged for ``settle`` seconds), the share of
+  occupied chips (in truth or in the tracker) whose die the tracker has wrong or missing.
+- violations: every scripted illegal placement refused by the referee (``flagged``), and ``false`` violations
+  (refused actions that are not scripted ones).
+- score: the final score and result exactly the truth's.
+
+``--oracle`` is the ORACLE PERCEPTION ablation: observations built from ``frames.json`` truth, which tests the
+tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any
+
+from vision.errors import VisionError
+from vision.observation import TableObservation
+from vision.score import config_from_truth, read_truth, referee_run, result, video_observations
+from vision.tracker import Tracker
+
+UNSEEN = ("done",)
+"""Actions with no visible sign: matched by text and order only."""
+
+
+def normalise(action: str) -> str:
+    words = action.split()
+    if words and words[0] == "roll":
+        return " ".join(["roll", *sorted(words[1:])])
+    return " ".join(words)
+
+
+def compare_logs(truth: list[tuple[float, str]], seen: list[tuple[float, str]], tolerance: float) -> dict[str, Any]:
+    a = [normalise(t) for _, t in truth]
+    b = [normalise(t) for _, t in seen]
+    matched, late = 0, []
+    for block in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        for k in range(block.size):
+            (t1, text), (t2, _) = truth[block.a + k], seen[block.b + k]
+            if text.split()[0] in UNSEEN or abs(t1 - t2) <= tolerance:
+                matched += 1
+            else:
+                late.append({"action": text, "truth": t1, "seen": t2})
+    missed = len(a) - matched
+    extra = len(b) - matched
+    return {"truth": len(a), "seen": len(b), "matched": matched, "missed": missed, "extra": extra,
+            "recall": round(matched / len(a), 4) if a else 1.0,
+            "precision": round(matched / len(b), 4) if b else 1.0,
+            "exact": missed == 0 and extra == 0, "off_time": late[:10]}
+
+
+class ChipScore:
+    """Per-chip error over settled frames (see the module docstring)."""
+
+    def __init__(self, frames: list[dict[str, Any]], settle: float = 1.0) -> None:
+        self.truth: dict[int, frozenset] = {}
+        self.settled: set[int] = set()
+        since, previous = None, None
+        for entry in frames:
+            chips = _truth_chips(entry["truth"])
+            if chips != previous:
+                since, previous = entry["elapsed"], chips
+            self.truth[entry["index"]] = chips
+            if entry["elapsed"] - since >= settle:  # type: ignore[operator]
+                self.settled.add(entry["index"])
+        self.wrong = self.total = 0
+
+    def __call__(self, obs: TableObservation, tracker: Tracker) -> None:
+        if obs.frame not in self.settled or tracker.last is None:
+            return
+        truth = self.truth[obs.frame]
+        mine = frozenset(tracker.last.chips)
+        keys = {(c, k) for c, k, _ in truth} | {(c, k) for c, k, _ in mine}
+        self.total += len(keys)
+        self.wrong += len(keys) - len(truth & mine)
+
+    @property
+    def error(self) -> float | None:
+        return round(self.wrong / self.total, 4) if self.total else None
+
+
+def _truth_chips(truth: dict[str, Any]) -> frozenset:
+    names = {d["index"]: d["die"] for d in truth["dice"]}
+    return frozenset((c["id"], s["chip"], names[s["die"]]) for c in truth["cards"]
+                     for s in c.get("chips", ()) if s.get("die") is not None and s["die"] in names)
+
+
+def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str | None = None) -> dict[str, Any]:
+    from datasets.errors import DatasetError
+    from datasets.game import read_frames
+
+    truth = read_truth(folder)
+    if truth is None:
+        raise VisionError(f"{str(folder)!r} has no truth.json")
+    config = config_from_truth(truth)
+    try:
+        frames = read_frames(folder)["frames"]
+    except DatasetError as exc:
+        raise VisionError(str(exc)) from None
+    chips = ChipScore(frames)
+    if oracle:
+        from vision.oracle import oracle_observations
+
+        observations = oracle_observations(folder)
+    else:
+        video = folder / "game.mp4"
+        first = float(truth.get("render", {}).get("first_elapsed", 0.0))
+        observations = video_observations(video, model, first_elapsed=first, edition=config.edition)
+    interp = referee_run(observations, config, on_frame=chips)
+    data = result(interp)
+    seen = [(e["elapsed"], e["action"]) for e in data["events"] if not e["undone"]]
+    scripted = [v["action"] for v in truth["violations"]]
+    refused = [v["action"] for v in data["violations"]]
+    return {
+        "game": str(folder),
+        "perception": "oracle (frames.json truth)" if oracle else "detector",
+        "log": compare_logs([(t, a) for t, a in truth["log"]], seen, tolerance),
+        "chip_error": chips.error,
+        "violations": {"scripted": len(scripted), "flagged": sum(1 for a in scripted if a in refused),
+                       "false": sum(1 for a in refused if a not in scripted)},
+        "score": {"truth": truth["score"]["total"], "seen": data["score"]["total"],
+                  "exact": data["score"] == truth["score"] and data["won"] == truth["won"]},
+        "confirm": len(data["confirm"]),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="+", help="rendered game folders (truth.json, frames.json[.gz], game.mp4)")
+    parser.add_argument("--oracle", action="store_true", help="ORACLE PERCEPTION ablation (no detector)")
+    parser.add_argument("--tolerance", type=float, default=1.0, help="seconds an event's time may be off (1.0)")
+    parser.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    reports = []
+    try:
+        for game in args.games:
+            reports.append(evaluate_game(Path(game), args.oracle, args.tolerance, args.model))
+    except VisionError as error:
+        print(f"vision.evaluate: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(reports, indent=1))
+        return 0
+    if args.oracle:
+        print("# ORACLE PERCEPTION: observations from frames.json truth, not from the detector")
+    for r in reports:
+        log, v, s = r["log"], r["violations"], r["score"]
+        print(f"{r['game']}: log {log['matched']}/{log['truth']} matched, {log['extra']} extra"
+              f"{' (exact)' if log['exact'] else ''}; chip error {r['chip_error']}; violations "
+              f"{v['flagged']}/{v['scripted']} flagged, {v['false']} false; score {s['seen']} vs {s['truth']}"
+              f"{' (exact)' if s['exact'] else ''}; {r['confirm']} to confirm")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

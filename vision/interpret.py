@@ -1,0 +1,364 @@
+"""Settled-table changes -> the rules engine's actions, reported to a ``Referee``.
+
+The game itself says what a change means: a card turning up is ``deal pN`` while the game deals (to the
+player the game deals to next), ``reveal`` while it waits for a card turned up; loose dice appearing are the
+``roll`` while it waits for one, and an unused die rolled again (``unused``) after the roll; a die settling
+on a chip is a ``place``; a die leaving a chip is a ``return`` while a player owes one; a completed card
+leaving while a row card moves is ``defuse X take Y``. Actions with no visible sign (``done``) are reported
+when the next visible change needs them. A change the game cannot use yet waits ``wait_s`` seconds for the
+changes that explain it (the tracker commits them in whatever order they settle).
+
+Every action is first tried on a copy of the game. An illegal placement or return is reported, and the
+referee refuses it with the rule's reason: a violation. But where vision may be wrong (a misread die, an
+unknown card, a low confidence, an action the game cannot take now), nothing is reported as a violation: a
+``Confirm`` item asks the person at the table instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules import actions as A
+from rules.errors import IllegalActionError, RulesError
+from rules.game import State
+from rules.referee import Event, Referee
+from vision.observation import Point
+from vision.tracker import Change
+
+PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not in the deck", "cannot come from")
+"""Refusals that say more about what vision read than about the players: never a violation."""
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """A question for the person at the table: what vision saw and could not judge alone."""
+
+    frame: int
+    elapsed: float
+    question: str
+    action: str = ""
+    """The action vision would report if the person agrees (empty if none)."""
+
+
+@dataclass(frozen=True)
+class InterpreterSettings:
+    min_confidence: float = 0.5
+    """Below this, an action the rules refuse becomes a question, not a violation."""
+    wait_s: float = 4.0
+    """Seconds a change may wait for the game (or other changes) to make sense of it."""
+    clock_start: float = 0.0
+    """Observation seconds at which the countdown starts: game time is ``elapsed - clock_start`` (at least 0)."""
+
+
+@dataclass
+class Zones:
+    """Where each player's cards and the row lie (frame pixels), learned from the deal unless given."""
+
+    players: dict[int, Point] = field(default_factory=dict)
+    row: Point | None = None
+    _samples: dict[object, list[Point]] = field(default_factory=dict, repr=False)
+
+    def learn(self, where: object, point: Point) -> None:
+        points = self._samples.setdefault(where, [])
+        points.append(point)
+        centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
+        if where == "row":
+            self.row = centre
+        else:
+            self.players[int(where)] = centre  # type: ignore[call-overload]
+
+    def distance(self, player: int, point: Point) -> float:
+        centre = self.players.get(player)
+        if centre is None:
+            return 0.0
+        return ((centre[0] - point[0]) ** 2 + (centre[1] - point[1]) ** 2) ** 0.5
+
+
+class Interpreter:
+    """Feed it the tracker's changes frame by frame (``feed``), then ``finish`` at the end of the recording."""
+
+    def __init__(self, referee: Referee, settings: InterpreterSettings | None = None,
+                 zones: Zones | None = None) -> None:
+        self.referee = referee
+        self.settings = settings or InterpreterSettings()
+        self.zones = zones or Zones()
+        self._learn_zones = zones is None
+        self.confirms: list[Confirm] = []
+        self.notes: list[str] = []
+        """Changes dropped as meaning nothing for the game (a card nudged, a die put back), for diagnosis."""
+        self.taken_back: dict[int, int] = {}
+        """Event index of a refused placement -> the frame its die left the chip."""
+        self._pending: list[Change] = []
+        self._refused: list[tuple[int, str, str, int]] = []
+        """Refused placements whose die is still out: (event index, die, card, chip)."""
+        self._left: list[Change] = []
+        """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
+        self._now = (0, 0.0)
+
+    @property
+    def state(self) -> State:
+        return self.referee.state
+
+    # ------------------------------------------------------------------ feeding
+
+    def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
+        self._now = (frame, elapsed)
+        self._pending += changes
+        self._pending.sort(key=lambda c: c.elapsed)
+        while not self.state.is_terminal() and self._step():
+            pass
+        self._expire(elapsed)
+        self._tick(elapsed)
+
+    def finish(self, frame: int, elapsed: float) -> None:
+        """The recording is over: the countdown checked at its last moment, what is left asked about."""
+        self._now = (frame, elapsed)
+        self._tick(elapsed)
+        for change in self._pending:
+            self._give_up(change)
+        self._pending = []
+
+    def _tick(self, elapsed: float) -> None:
+        clock = self.referee.clock
+        if hasattr(clock, "seconds"):
+            clock.seconds = max(clock.seconds, self._game_time(elapsed))  # type: ignore[attr-defined]
+        self.referee.check_time()
+
+    def _step(self) -> bool:
+        """Use the first pending change the game can make sense of; True if anything moved on."""
+        for change in list(self._pending):
+            if getattr(self, "_on_" + _NAMES[change.kind])(change):
+                return True
+        return False
+
+    def _expire(self, now: float) -> None:
+        for change in [c for c in self._pending if now - c.elapsed > self.settings.wait_s]:
+            self._pending.remove(change)
+            self._give_up(change)
+
+    def _give_up(self, change: Change) -> None:
+        where = f"{change.card}:{change.chip}" if change.chip else change.card
+        what = {"card+": f"card {change.card} turned up", "card-": f"card {change.card} left the table",
+                "die+": f"{change.die} settled on {where}", "die-": f"{change.die} left {where}",
+                "loose+": f"a loose {change.die} appeared"}.get(change.kind)
+        if what is None or self.state.is_terminal():
+            self.notes.append(f"{change.kind} {where} {change.die} at {change.elapsed:.2f} s: ignored")
+            return
+        self._ask(change, f"{what} at {change.elapsed:.2f} s, but the game waits for {self.state.waiting_for()}")
+
+    def _ask(self, change: Change, question: str, action: str = "") -> None:
+        self.confirms.append(Confirm(change.frame, self._game_time(change.elapsed), question, action))
+
+    def _done(self, change: Change) -> None:
+        self._pending.remove(change)
+
+    # ------------------------------------------------------------------ reporting
+
+    def _game_time(self, elapsed: float) -> float:
+        return round(max(0.0, elapsed - self.settings.clock_start), 3)
+
+    def _trial(self, action: str) -> str:
+        """Why the game would refuse ``action`` now (empty if it takes it)."""
+        try:
+            self.state.clone().apply_action(A.parse_action(action))
+        except (IllegalActionError, RulesError) as exc:
+            return str(exc).removeprefix(f"{action}: ")
+        return ""
+
+    def _report(self, change: Change, action: str, rule_kind: bool = False) -> Event | None:
+        """Submit ``action`` if the game takes it, or (``rule_kind``, confidently seen) as a violation; else ask."""
+        why = self._trial(action)
+        doubt = why.startswith(PERCEPTION_DOUBTS) or change.confidence < self.settings.min_confidence
+        if why and (not rule_kind or doubt):
+            self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
+                              f"({why}): is that what happened?", action)
+            return None
+        clock = self.referee.clock
+        if hasattr(clock, "seconds"):
+            clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
+        return self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
+
+    def _infer_done(self, change: Change, phase: str) -> bool:
+        """The roll's distribution is over if ``done`` is what lets the game reach ``phase`` for this change."""
+        if self.state.phase != "distribute" or self._trial("done"):
+            return False
+        after = self.state.clone()
+        after.apply_action(A.Done())
+        if after.is_terminal() or after.phase != phase:
+            return False
+        self._report(change, "done")
+        return True
+
+    # ------------------------------------------------------------------ cards
+
+    def owner_of(self, card: str) -> int | None:
+        """The player (0-based) in front of whom ``card`` lies in the game, if any."""
+        return self._owner(card)
+
+    def _owner(self, card: str) -> int | None:
+        for p, area in enumerate(self.state.players):
+            if any(c.id == card for c in area.cards):
+                return p
+        return None
+
+    def _on_card_added(self, change: Change) -> bool:
+        if change.card.startswith("?"):
+            self._done(change)
+            self._ask(change, f"an unknown {change.type} card turned up at ({change.where[0]:.0f}, "
+                              f"{change.where[1]:.0f}): which card is it?")
+            return True
+        if self._owner(change.card) is not None or change.card in self.state.row:
+            self._done(change)  # seen again after a hand passed over it
+            return True
+        task = self.state.tasks[0]
+        verb = {"deal": "deal", "reveal": "reveal", "spark": "spark", "role": "role"}.get(task[0])
+        if verb is None:
+            return self._infer_done(change, "spark") or self._infer_done(change, "reveal")
+        self._done(change)
+        who = f" p{task[1] + 1}" if verb in ("deal", "spark", "role") else ""
+        self._report(change, f"{verb}{who} {change.card}")
+        if self._learn_zones:
+            if verb == "deal":
+                self.zones.learn(task[1], change.where)
+            elif verb == "reveal" and change.type == "bomb" and self.state.turn == 0:
+                self.zones.learn("row", change.where)
+        return True
+
+    def _on_card_removed(self, change: Change) -> bool:
+        owner = self._owner(change.card)
+        if owner is None:
+            self._done(change)  # a set-aside card shuffled back, a fuse card discarded, a row card taken
+            self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")
+            return True
+        card = next(c for c in self.state.players[owner].cards if c.id == change.card)
+        if not card.complete:
+            self._done(change)
+            self._ask(change, f"{change.card} left the table at {change.elapsed:.2f} s with empty chips: "
+                              "defused, or only hidden?")
+            return True
+        if self.state.phase not in ("distribute", "defuse"):
+            return False
+        if self.state.phase == "distribute" and not self.state.config.early_defuse:
+            return self._infer_done(change, "defuse")
+        moved = [c for c in self._pending if c.kind == "card>" and c.card in self.state.row]
+        if self.state.row and not moved:
+            return False  # the card taken from the row has not come to rest yet
+        taken = min(moved, key=lambda c: self.zones.distance(owner, c.where), default=None)
+        if taken is not None:
+            self._done(taken)
+        self._done(change)
+        for die in [c for c in self._pending if c.kind == "die-" and c.card == change.card]:
+            self._done(die)
+        action = f"defuse {change.card}" + (f" take {taken.card}" if taken else "")
+        self._report(taken or change, action)
+        return True
+
+    def _on_card_moved(self, change: Change) -> bool:
+        if change.card in self.state.row:
+            return False  # the card taken in a defuse: used with the defused card leaving
+        unseen = any(change.card in s.pool for s in self.state.sources.values())
+        if unseen and self.state.phase in ("deal", "reveal"):
+            return self._on_card_added(change)  # a card set aside at the deal, shuffled back and turned up
+        self._done(change)
+        self.notes.append(f"card {change.card} moved at {change.elapsed:.2f} s")
+        return True
+
+    # ------------------------------------------------------------------ dice on chips
+
+    def _chip_die(self, card: str, chip: int) -> str | None:
+        owner = self._owner(card)
+        if owner is None:
+            return None
+        for c in self.state.players[owner].cards:
+            if c.id == card:
+                die = c.physical.get(chip)
+                return str(die) if die else None
+        return None
+
+    def _on_die_added(self, change: Change) -> bool:
+        if self._chip_die(change.card, change.chip) == change.die:
+            self._done(change)  # seen again after a hand passed over it
+            return True
+        if self.state.phase != "distribute":
+            return False
+        self._done(change)
+        event = self._report(change, f"place {change.die} {change.card}:{change.chip}", rule_kind=True)
+        gone = [c for c in self._left if c.die == change.die]
+        if gone:  # the die that left the roll area went here: it was not rolled again
+            self._left.remove(gone[-1])
+        if event is not None and not event.accepted:
+            self._refused.append((event.index, change.die, change.card, change.chip))
+        return True
+
+    def _on_die_removed(self, change: Change) -> bool:
+        here = self._chip_die(change.card, change.chip)
+        if here is None:
+            self._done(change)
+            for index, _, card, chip in self._refused:
+                if (card, chip) == (change.card, change.chip) and index not in self.taken_back:
+                    self.taken_back[index] = change.frame  # the refused die taken back
+                    break
+            return True
+        owner = self._owner(change.card)
+        card = next(c for c in self.state.players[owner].cards if c.id == change.card)  # type: ignore[index]
+        if self.state.phase == "lose":
+            self._done(change)
+            self._report(change, f"return {change.card}:{change.chip}", rule_kind=True)
+            return True
+        if card.complete:
+            return False  # the dice of a card being defused: used when the card leaves
+        return self._infer_done(change, "unused")
+
+    # ------------------------------------------------------------------ loose dice
+
+    def _on_loose_added(self, change: Change) -> bool:
+        for i, (_, die, _, _) in enumerate(self._refused):
+            if die == change.die:
+                self._done(change)  # the refused die back where it lay
+                del self._refused[i]
+                return True
+        task = self.state.tasks[0]
+        if task[0] == "roll" and not change.brief:
+            return self._roll(task)
+        # a die rolled again (an unused die): a die of its colour left the roll area just before
+        left = next((c for c in self._left if _colours(c.die) == _colours(change.die)
+                     and c.elapsed <= change.elapsed + 0.5), None)
+        if left is None:
+            return False
+        if task[0] == "unused":  # in whatever order the leader picks the unused dice up
+            if _colours(change.die) not in {_colours(str(t[1])) for t in self.state.tasks if t[0] == "unused"}:
+                return False
+            self._done(change)
+            self._left.remove(left)
+            self._report(change, f"unused {change.die}")
+            return True
+        if task[0] == "distribute" and _colours(change.die) in {_colours(str(d)) for d in self.state.roll}:
+            return self._infer_done(change, "unused")
+        return False
+
+    def _roll(self, task: tuple) -> bool:
+        wanted = min(task[1], sum(self.state.bag.values()))
+        seen = [c for c in self._pending if c.kind == "loose+"]
+        if len(seen) < wanted:
+            return False
+        dice = sorted(seen[:wanted], key=lambda c: (c.where[0], c.where[1]))
+        for c in dice:
+            self._done(c)
+        last = max(dice, key=lambda c: c.elapsed)
+        low = min(dice, key=lambda c: c.confidence)
+        self._report(Change("loose+", last.frame, last.elapsed, confidence=low.confidence),
+                     "roll " + " ".join(c.die for c in dice))
+        return True
+
+    def _on_loose_removed(self, change: Change) -> bool:
+        self._done(change)  # a die picked up: what it becomes (placed, re-rolled, bagged) says what happened
+        self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
+        return True
+
+
+_NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved", "die+": "die_added",
+          "die-": "die_removed", "loose+": "loose_added", "loose-": "loose_removed"}
+
+
+def _colours(die: str) -> str:
+    return die.rstrip("0123456789")

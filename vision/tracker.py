@@ -1,0 +1,480 @@
+"""The settled-state tracker: what lies on the table once it has stopped moving, from one ``TableObservation``
+per frame, and the changes to it (``Change``) the interpreter turns into game actions.
+
+A single frame is never believed on its own. Something new is committed after it has been seen for
+``settle_s`` seconds (and ``min_frames`` frames), with the value most frames agreed on (a die's face or a card's
+identity flickering for a frame does not win the vote); something is committed gone only after it has been
+missing for ``vanish_s`` seconds in frames that could have seen it. A hand over the table hides many things at
+once: a frame in which ``burst`` or more committed things are missing is a disturbed frame, and absence seen in
+it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real). A chip's die is only
+judged while its card is seen, and a die covered by the next die of a stack keeps its chip.
+
+Cards are followed by identity, or by position while unrecognised; loose dice (the roll area) by position, a
+die picked up and rolled again landing elsewhere is a new loose die.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass, field
+from math import hypot
+from typing import Literal
+
+from vision.observation import CardSeen, DieSeen, Point, TableObservation
+
+ChangeKind = Literal["card+", "card-", "card>", "die+", "die-", "loose+", "loose-"]
+
+
+@dataclass(frozen=True)
+class TrackerSettings:
+    settle_s: float = 0.5
+    """Seconds something new must be seen before it is committed."""
+    min_frames: int = 3
+    """...and at least this many frames."""
+    vanish_s: float = 1.0
+    """Seconds something must be missing (in undisturbed frames) before it is committed gone."""
+    agree: float = 0.6
+    """Share of a new thing's frames that must agree on its value (die, card id) for it to be committed."""
+    burst: int = 3
+    """Committed things missing in one frame that make it a disturbed frame (a hand over the table)."""
+    max_suspend_s: float = 4.0
+    """Longest run of disturbed frames that suspends judgement."""
+    move_share: float = 0.5
+    """A card has moved when its centre is this share of its short side away from where it was committed."""
+    loose_match: float = 0.6
+    """A loose die is the same die while within this share of its size of where it was."""
+    glimpse_frames: int = 2
+    """A loose die seen still and alike in this many frames, gone before it settled, is reported as a brief
+    ``loose+`` (an unused die re-rolled and swept into the bag at once is seen only that long)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change to the settled table: ``frame`` is the frame in which it was committed, ``elapsed`` when the new
+    state began (first seen, or last seen before it was gone)."""
+
+    kind: ChangeKind
+    frame: int
+    elapsed: float
+    card: str = ""
+    """Card id; ``?N`` for an unrecognised card (never guessed)."""
+    chip: int = 0
+    die: str = ""
+    confidence: float = 1.0
+    where: Point = (0.0, 0.0)
+    before: Point = (0.0, 0.0)
+    """``card>``: where the card was."""
+    type: str = ""
+    """Card type (``bomb``, ``fuse`` ...) for card changes."""
+    brief: bool = False
+    """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
+
+
+@dataclass(frozen=True)
+class SettledCard:
+    card: str
+    type: str
+    centre: Point
+    since: float
+
+
+@dataclass(frozen=True)
+class SettledTable:
+    """The committed table after a frame: cards by id, dice by (card, chip), loose dice."""
+
+    frame: int
+    elapsed: float
+    cards: tuple[SettledCard, ...]
+    chips: tuple[tuple[str, int, str], ...]
+    """(card, chip, die) of every committed die, hidden ones in stacks included."""
+    loose: tuple[str, ...]
+    disturbed: bool
+
+
+@dataclass
+class _Votes:
+    """Recent readings of one thing: (elapsed, value, confidence); value None = seen missing."""
+
+    history: deque = field(default_factory=lambda: deque(maxlen=240))
+
+    def add(self, elapsed: float, value: object, confidence: float) -> None:
+        self.history.append((elapsed, value, confidence))
+
+    def run(self, since: float) -> list[tuple[float, object, float]]:
+        return [v for v in self.history if v[0] >= since]
+
+
+@dataclass
+class _Card:
+    key: str
+    centre: Point
+    size: float
+    votes: _Votes = field(default_factory=_Votes)
+    committed: bool = False
+    card_id: str | None = None
+    type: str = ""
+    at: Point = (0.0, 0.0)
+    """Committed centre."""
+    first: tuple[int, float] = (0, 0.0)
+    last_seen: float = 0.0
+    chips: dict[int, tuple[Point, float, int]] = field(default_factory=dict)
+
+
+@dataclass
+class _Chip:
+    votes: _Votes = field(default_factory=_Votes)
+    die: str | None = None
+    level: int = 0
+    first: tuple[int, float] | None = None
+    """When the current run of sightings began."""
+
+
+@dataclass
+class _Loose:
+    ident: int
+    centre: Point
+    size: float
+    votes: _Votes = field(default_factory=_Votes)
+    committed: bool = False
+    die: str = ""
+    first: tuple[int, float] = (0, 0.0)
+    last_seen: float = 0.0
+
+
+class Tracker:
+    """Feed ``update(observation)`` frame by frame; each call returns the changes it committed, oldest first."""
+
+    def __init__(self, settings: TrackerSettings | None = None) -> None:
+        self.settings = settings or TrackerSettings()
+        self.cards: dict[str, _Card] = {}
+        self.chips: dict[tuple[str, int], _Chip] = {}
+        self.loose: list[_Loose] = []
+        self._unknown = 0
+        self._loose_ids = 0
+        self._disturbed_since: float | None = None
+        self.last: SettledTable | None = None
+
+    # ------------------------------------------------------------------ per frame
+
+    def update(self, obs: TableObservation) -> list[Change]:
+        changes: list[Change] = []
+        seen_cards = self._match_cards(obs)
+        on_chips, loose_seen = self._split_dice(obs)
+        loose_match = self._match_loose(loose_seen)
+        disturbed = self._disturbed(obs, seen_cards, on_chips, loose_match)
+        self._vote_cards(obs, seen_cards, disturbed)
+        self._vote_chips(obs, seen_cards, on_chips, disturbed)
+        self._vote_loose(obs, loose_match, loose_seen, disturbed)
+        changes += self._commit_cards(obs)
+        changes += self._commit_chips(obs)
+        changes += self._commit_loose(obs)
+        changes.sort(key=lambda c: (c.elapsed, _ORDER[c.kind]))
+        self.last = self.settled(obs.frame, obs.elapsed, disturbed)
+        return changes
+
+    def settled(self, frame: int, elapsed: float, disturbed: bool = False) -> SettledTable:
+        cards = tuple(SettledCard(c.card_id or c.key, c.type, c.at, c.first[1])
+                      for c in self.cards.values() if c.committed)
+        chips = tuple(sorted((k[0], k[1], c.die) for k, c in self.chips.items() if c.die))
+        loose = tuple(sorted(d.die for d in self.loose if d.committed))
+        return SettledTable(frame, elapsed, cards, chips, loose, disturbed)
+
+    # ------------------------------------------------------------------ matching
+
+    def _match_cards(self, obs: TableObservation) -> dict[str, CardSeen]:
+        """Each seen card (backs aside: piles) given to one track, by identity first, then by position."""
+        seen: dict[str, CardSeen] = {}
+        faces = [c for c in obs.cards if c.type != "back"]
+        by_id = {c.card_id or c.key: c for c in self.cards.values()}
+        rest = []
+        for card in faces:
+            track = by_id.get(card.card_id) if card.card_id else None
+            if track is not None and track.key not in seen:
+                seen[track.key] = card
+            else:
+                rest.append(card)
+        for card in rest:
+            centre, size = _centre(card), _short_side(card)
+            free = [t for t in self.cards.values() if t.key not in seen and not (card.card_id and t.card_id)]
+            near = min(free, key=lambda t: _dist(t.centre, centre), default=None)
+            if near is not None and _dist(near.centre, centre) < self.settings.move_share * size:
+                seen[near.key] = card
+                continue
+            key = card.card_id or self._new_unknown()
+            if key in self.cards:  # a recognised card seen twice in one frame: keep the first
+                continue
+            self.cards[key] = _Card(key, centre, size, first=(obs.frame, obs.elapsed))
+            seen[key] = card
+        return seen
+
+    def _new_unknown(self) -> str:
+        self._unknown += 1
+        return f"?{self._unknown}"
+
+    def _split_dice(self, obs: TableObservation) -> tuple[dict[tuple[str, int], DieSeen], list[DieSeen]]:
+        on: dict[tuple[str, int], DieSeen] = {}
+        loose = []
+        for die in obs.dice:
+            if die.on is None:
+                loose.append(die)
+                continue
+            key = (die.on[0], die.on[1])
+            if key not in on or die.confidence > on[key].confidence:
+                on[key] = die
+        return on, loose
+
+    def _match_loose(self, dice: list[DieSeen]) -> dict[int, int]:
+        """Loose die index -> track index, nearest first, within ``loose_match`` of a die's size."""
+        pairs = sorted(
+            (_dist(t.centre, _box_centre(d.box)), i, j)
+            for i, d in enumerate(dice) for j, t in enumerate(self.loose)
+        )
+        used_d: set[int] = set()
+        used_t: set[int] = set()
+        match = {}
+        for dist, i, j in pairs:
+            if i in used_d or j in used_t:
+                continue
+            if dist > self.settings.loose_match * max(self.loose[j].size, _box_size(dice[i].box)):
+                break
+            match[i] = j
+            used_d.add(i)
+            used_t.add(j)
+        return match
+
+    def _disturbed(self, obs: TableObservation, cards: dict[str, CardSeen], on: dict, loose: dict[int, int]) -> bool:
+        missing = sum(1 for c in self.cards.values() if c.committed and c.key not in cards)
+        missing += sum(1 for (card, chip), c in self.chips.items()
+                       if c.die and card in cards and (card, chip) not in on
+                       and not self._hidden(card, chip, c.level, on))
+        matched = set(loose.values())
+        missing += sum(1 for j, t in enumerate(self.loose) if t.committed and j not in matched)
+        if missing < self.settings.burst:
+            self._disturbed_since = None
+            return False
+        if self._disturbed_since is None:
+            self._disturbed_since = obs.elapsed
+        return obs.elapsed - self._disturbed_since <= self.settings.max_suspend_s
+
+    def _hidden(self, card: str, chip: int, level: int, on: dict[tuple[str, int], DieSeen]) -> bool:
+        """A die under another: a die seen higher up on the same spot of the card (or, without chip spots, any
+        die seen higher on the card)."""
+        track = self.cards.get(card)
+        spots = track.chips if track else {}
+        mine = spots.get(chip)
+        for (c, k), die in on.items():
+            if c != card or die.level <= level:
+                continue
+            other = spots.get(k)
+            if mine is None or other is None or _dist(mine[0], other[0]) <= max(mine[1], other[1]):
+                return True
+        return False
+
+    # ------------------------------------------------------------------ voting
+
+    def _vote_cards(self, obs: TableObservation, seen: dict[str, CardSeen], disturbed: bool) -> None:
+        for key, track in self.cards.items():
+            card = seen.get(key)
+            if card is None:
+                if not disturbed:
+                    track.votes.add(obs.elapsed, None, 1.0)
+                continue
+            track.centre, track.size, track.last_seen = _centre(card), _short_side(card), obs.elapsed
+            track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
+            track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre), card.confidence)
+
+    def _vote_chips(self, obs: TableObservation, cards: dict[str, CardSeen], on: dict, disturbed: bool) -> None:
+        for key, die in on.items():
+            chip = self.chips.setdefault(key, _Chip())
+            if chip.first is None or (chip.votes.history and chip.votes.history[-1][1] is None):
+                chip.first = (obs.frame, obs.elapsed)
+            chip.level = die.level
+            chip.votes.add(obs.elapsed, die.die, die.confidence)
+        for key, chip in self.chips.items():
+            if key in on:
+                continue
+            if key[0] not in cards or self._hidden(key[0], key[1], chip.level, on):
+                continue  # cannot be seen now: no vote
+            if not disturbed:
+                chip.votes.add(obs.elapsed, None, 1.0)
+
+    def _vote_loose(self, obs: TableObservation, match: dict[int, int], dice: list[DieSeen], disturbed: bool) -> None:
+        matched = set(match.values())
+        for j, track in enumerate(self.loose):
+            if j not in matched and not disturbed:
+                track.votes.add(obs.elapsed, None, 1.0)
+        for i, die in enumerate(dice):
+            j = match.get(i)
+            if j is None:
+                self._loose_ids += 1
+                self.loose.append(_Loose(self._loose_ids, _box_centre(die.box), _box_size(die.box),
+                                         first=(obs.frame, obs.elapsed)))
+                j = len(self.loose) - 1
+            track = self.loose[j]
+            track.centre, track.last_seen = _box_centre(die.box), obs.elapsed
+            track.votes.add(obs.elapsed, die.die, die.confidence)
+
+    # ------------------------------------------------------------------ committing
+
+    def _present(self, votes: _Votes, now: float) -> list[tuple[float, object, float]] | None:
+        """The sightings of the last ``settle_s`` when they are all sightings, enough of them; else None."""
+        s = self.settings
+        recent = votes.run(now - s.settle_s)
+        if not votes.history or votes.history[0][0] > now - s.settle_s + 1e-6:
+            return None  # not watched long enough yet
+        if len(recent) < s.min_frames or any(v[1] is None for v in recent):
+            return None
+        return recent
+
+    def _absent(self, votes: _Votes, now: float) -> bool:
+        s = self.settings
+        recent = votes.run(now - s.vanish_s)
+        if not votes.history or votes.history[-1][1] is not None:
+            return False
+        if len(recent) < s.min_frames or any(v[1] is not None for v in recent):
+            return False
+        # the whole vanish window must be covered: the latest sighting is at least vanish_s old
+        seen = [v[0] for v in votes.history if v[1] is not None]
+        return not seen or now - seen[-1] >= s.vanish_s
+
+    def _mode(self, values: list[tuple[float, object, float]]) -> tuple[object, float, float]:
+        """Most frequent value, its share and mean confidence."""
+        counts = Counter(v[1] for v in values)
+        value, n = counts.most_common(1)[0]
+        conf = sum(v[2] for v in values if v[1] == value) / n
+        return value, n / len(values), conf
+
+    def _commit_cards(self, obs: TableObservation) -> list[Change]:
+        out: list[Change] = []
+        s = self.settings
+        for key, track in list(self.cards.items()):
+            if not track.committed:
+                recent = self._present(track.votes, obs.elapsed)
+                if recent is not None:
+                    ident, share, conf = self._mode([(t, v[0], c) for t, v, c in recent])  # type: ignore[index]
+                    if share < s.agree:
+                        continue
+                    types = Counter(v[1][1] for v in recent)  # type: ignore[index]
+                    track.committed, track.card_id, track.type = True, ident, types.most_common(1)[0][0]
+                    track.at = track.centre
+                    name = track.card_id or track.key
+                    out.append(Change("card+", obs.frame, track.first[1], name, confidence=conf,
+                                      where=track.at, type=track.type))
+                elif self._absent(track.votes, obs.elapsed):
+                    del self.cards[key]  # a glimpse, never settled
+                continue
+            if self._absent(track.votes, obs.elapsed):
+                name = track.card_id or track.key
+                for (card, chip), c in sorted(self.chips.items()):
+                    if card == name and c.die:
+                        out.append(Change("die-", obs.frame, track.last_seen, card, chip, c.die, where=track.at))
+                        c.die = None
+                out.append(Change("card-", obs.frame, track.last_seen, name, where=track.at, type=track.type))
+                del self.cards[key]
+                continue
+            out += self._moved(track, obs)
+        return out
+
+    def _moved(self, track: _Card, obs: TableObservation) -> list[Change]:
+        """A committed card now lying elsewhere, at rest there for ``settle_s``."""
+        s = self.settings
+        if _dist(track.centre, track.at) <= s.move_share * track.size:
+            return []
+        rest = []  # the latest sightings at the current spot, newest first
+        for t, v, _ in reversed(track.votes.history):
+            if v is None:
+                continue
+            if _dist(v[2], track.centre) >= 0.1 * track.size:  # type: ignore[index]
+                break
+            rest.append(t)
+        if len(rest) < s.min_frames or obs.elapsed - rest[-1] < s.settle_s:
+            return []
+        before, track.at = track.at, track.centre
+        return [Change("card>", obs.frame, rest[-1], track.card_id or track.key, where=track.at, before=before,
+                       type=track.type)]
+
+    def _commit_chips(self, obs: TableObservation) -> list[Change]:
+        out: list[Change] = []
+        s = self.settings
+        for (card, chip), track in self.chips.items():
+            if track.die is None:
+                recent = self._present(track.votes, obs.elapsed)
+                if recent is None or track.first is None:
+                    continue
+                run = track.votes.run(track.first[1])  # the whole run of sightings votes on the die
+                die, share, conf = self._mode(run)
+                if share < s.agree:
+                    continue
+                track.die = str(die)
+                out.append(Change("die+", obs.frame, track.first[1], card, chip, track.die, conf,
+                                  self._spot(card, chip)))
+            elif self._absent(track.votes, obs.elapsed):
+                gone = next((t for t, v, _ in reversed(track.votes.history) if v is not None), obs.elapsed)
+                out.append(Change("die-", obs.frame, gone, card, chip, track.die, where=self._spot(card, chip)))
+                track.die, track.first = None, None
+        return out
+
+    def _spot(self, card: str, chip: int) -> Point:
+        track = self.cards.get(card)
+        spot = track.chips.get(chip) if track else None
+        return spot[0] if spot else (0.0, 0.0)
+
+    def _commit_loose(self, obs: TableObservation) -> list[Change]:
+        out: list[Change] = []
+        keep = []
+        for track in self.loose:
+            if not track.committed:
+                recent = self._present(track.votes, obs.elapsed)
+                if recent is not None:
+                    die, share, conf = self._mode(track.votes.run(track.first[1]))
+                    if share >= self.settings.agree:
+                        track.committed, track.die = True, str(die)
+                        out.append(Change("loose+", obs.frame, track.first[1], die=track.die,
+                                          confidence=conf, where=track.centre))
+                if not self._absent(track.votes, obs.elapsed):
+                    keep.append(track)
+                elif not track.committed:
+                    out += self._glimpse(track, obs)
+                continue
+            if self._absent(track.votes, obs.elapsed):
+                out.append(Change("loose-", obs.frame, track.last_seen, die=track.die, where=track.centre))
+                continue
+            keep.append(track)
+        self.loose = keep
+        return out
+
+
+    def _glimpse(self, track: _Loose, obs: TableObservation) -> list[Change]:
+        seen = [v for v in track.votes.history if v[1] is not None]
+        if len(seen) < self.settings.glimpse_frames or len({v[1] for v in seen}) > 1:
+            return []
+        return [Change("loose+", obs.frame, seen[0][0], die=str(seen[0][1]), confidence=seen[0][2],
+                       where=track.centre, brief=True)]
+
+
+_ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}
+"""Same-moment changes: what left before what arrived."""
+
+
+def _centre(card: CardSeen) -> Point:
+    xs = [p[0] for p in card.corners]
+    ys = [p[1] for p in card.corners]
+    return (sum(xs) / 4, sum(ys) / 4)
+
+
+def _short_side(card: CardSeen) -> float:
+    c = card.corners
+    sides = [_dist(c[i], c[(i + 1) % 4]) for i in range(4)]
+    return max(1.0, min(sides))
+
+
+def _box_centre(box: tuple[float, float, float, float]) -> Point:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def _box_size(box: tuple[float, float, float, float]) -> float:
+    return max(1.0, min(box[2] - box[0], box[3] - box[1]))
+
+
+def _dist(a: Point, b: Point) -> float:
+    return hypot(a[0] - b[0], a[1] - b[1])
