@@ -110,6 +110,8 @@ def face_texture(colours: tuple[str, ...], value: int, look: str, faces: str, in
     ink_bgr = INKS[ink]
     if ink == "white" and colours == ("yellow",):
         ink_bgr = INKS["dark"] if look == "classic" else ink_bgr
+    if ink == "gold" and colours == ("yellow",):
+        ink_bgr = INKS["dark"]  # gold on yellow is illegible; makers print such dice in a dark ink
     if colours == ("black",) and ink == "dark":
         ink_bgr = INKS["white"]
     mark = np.zeros((s, s, 3), np.uint8)

@@ -15,6 +15,9 @@ from rules.game import State
 FUSE_ON_SHOW = 2.5
 """Seconds a revealed fuse card stays on show at least."""
 BAG_HEIGHT = 45.0
+SET_ASIDE_STEP = 48.0
+"""mm between cards set aside at the deal (the starting-hand rule): fanned so that each stays in sight (over half
+of it) until they are shuffled back, as a dealer lays them out, not stacked out of view."""
 
 
 def deck_count(state: State) -> int:
@@ -147,7 +150,9 @@ def _roll_unused(model: TableModel, p: Plan, state: State) -> None:
     x, y = model.die_xy(die_id)
     p.settled = model.trip(p.actor, [(t1, x, y, LOW)])  # type: ignore[arg-type]
     model.tracks[f"die:{die_id}"].add(t1, None)
-    (nx, ny), = model.scatter(model.tmap.roll_spot(state.leader), 1, [i for i in model.pending if i != die_id])
+    # a die rolled lands elsewhere: never where it was picked up, or the table would show no roll at all
+    (nx, ny), = model.scatter(model.tmap.roll_spot(state.leader), 1, [i for i in model.pending if i != die_id],
+                              avoid=((x, y),))
     model.put_loose(die_id, action.die, nx, ny, p.at)
 
 
@@ -245,7 +250,7 @@ def _deal(model: TableModel, p: Plan, state: State) -> None:
         display = model.tmap.display
         aside = sum(1 for w in model.place.values() if w[0] == "aside")
         model.place[action.card] = ("aside",)
-        to = CardPose(display.x - 12.0 * aside, display.y, display.angle, True, 0.35 * aside)
+        to = CardPose(display.x - SET_ASIDE_STEP * aside, display.y, display.angle, True, 0.35 * aside)
     else:
         slot = model.free_player_slot(action.player, False)
         model.place[action.card] = ("player", action.player, slot)

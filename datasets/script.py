@@ -34,6 +34,9 @@ from rules.simulate import POLICIES
 
 SETUP_STEP = 0.45
 """Seconds between cards dealt before the countdown starts."""
+SET_ASIDE_PAUSE = 0.6
+"""Seconds more the dealer takes over a card the starting-hand rule sets aside (it lies on top of the set-aside
+cards, in view, before the next one is dealt)."""
 FIRST_ROLL = 0.8
 PAUSES = {
     A.Roll: (1.2, 2.2), A.Defuse: (0.4, 0.9), A.Reveal: (0.15, 0.35), A.Return: (0.5, 1.0), A.Done: (0.2, 0.5),
@@ -137,14 +140,19 @@ def _setup(game: PlayedGame, rng: random.Random) -> None:
         p = plan(model, state, action, 0.0)
         state.apply_action(action)
         done.append((p, state.clone()))
-    t = game.start = -round(len(done) * SETUP_STEP + 0.6, 1)
+    steps = [SETUP_STEP + (SET_ASIDE_PAUSE if _set_aside(p.action, after) else 0.0) for p, after in done]
+    t = game.start = -round(sum(steps) + 0.6, 1)
     initial(model, state, t - 2.0)
-    for p, after in done:
+    for (p, after), step in zip(done, steps):
         p.start, p.at = t, t + 0.4
         record(model, p, after)
         settle(model, after, p.at)
         game.plans.append((0.0, p))
-        t += SETUP_STEP
+        t += step
+
+
+def _set_aside(action: A.Action, after: State) -> bool:
+    return isinstance(action, A.Deal) and action.card in after.set_aside
 
 
 def play(options: GameOptions, check: bool = False) -> PlayedGame:

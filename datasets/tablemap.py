@@ -17,7 +17,7 @@ import numpy as np
 
 from datasets.camera import Projector
 from datasets.geometry import card_polygon, rot
-from datasets.scene import CARD_W_MM, Camera, CardFace, PlacedCard
+from datasets.scene import CARD_H_MM, CARD_W_MM, Camera, CardFace, PlacedCard
 from datasets.tracks import CardPose
 
 PITCH = CARD_W_MM + 10.0
@@ -28,7 +28,10 @@ ROLL_AT = (-45.0, 117.0)
 """A leader's roll lands here, in the player's own frame (x to their right, y towards the table centre)."""
 BAG_AT = (135.0, 112.0)
 SPARK_SLOTS = 2
-"""Places for spark cards beside a Countdown player's bomb cards (more overlap the last one)."""
+"""Places for spark cards beside a Countdown player's bomb cards (more go in rows nearer the player)."""
+STACK_MM = 5 * 16.0 + 4.0
+"""Height of the highest stack of dice on a player's card (five levels of 16 mm dice): the camera keeps the top
+of every stack in view, as a referee's camera must (a stack's top die is the one that tells what it holds)."""
 
 
 @dataclass(frozen=True)
@@ -72,13 +75,14 @@ class TableMap:
         """Card place ``slot`` of a player: ``-1`` is the role card, ``0..hand-1`` bombs, then sparks."""
         seat = self.seats[player]
         first = -1 if self.countdown else 0
-        k = slot - first
-        extra = max(0, slot - (self.hand + SPARK_SLOTS - 1))  # sparks beyond their places overlap the last one
-        k -= extra
-        lx = (k - (self.slots - 1) / 2) * PITCH + extra * 22.0
+        k, row = slot - first, 0
+        if slot >= self.hand:  # sparks: their places beside the bombs, more in rows nearer the player (in view,
+            row, column = divmod(slot - self.hand, SPARK_SLOTS)  # never under another card)
+            k = self.hand - first + column
+        lx = (k - (self.slots - 1) / 2) * PITCH
         dx, dy, da = self._jit(10 + 7 * player + slot)
-        x, y = seat.point(lx + dx, dy + extra * 6.0)
-        return CardPose(x, y, seat.facing + da, True, 0.35 * extra)
+        x, y = seat.point(lx + dx, dy - row * (CARD_H_MM + 8.0))
+        return CardPose(x, y, seat.facing + da, True)
 
     def roll_spot(self, player: int) -> tuple[float, float]:
         return self.seats[player].point(*ROLL_AT)
@@ -118,12 +122,17 @@ class TableMap:
         return CardPose(-3 * PITCH - 12, -76.0, 4.0, True)
 
     def extent(self) -> np.ndarray:
-        """(N, 3) world points that must be in view: every card place, roll area and bag."""
+        """(N, 3) world points that must be in view: every card place, the tops of stacks on players' cards, roll
+        area and bag."""
         poses = [self.row(k) for k in range(5)] + [self.deck, self.score, self.display]
         poses += [self.spark_deck, self.fuse_pile, self.spark_discard] if self.countdown else [self.fuse_pile]
         first = -1 if self.countdown else 0
         poses += [self.player_card(p, s) for p in range(self.players) for s in range(first, self.slots + first)]
         pts = [np.column_stack([card_polygon(_placed(c), 4.0), np.zeros(4)]) for c in poses]
+        more = range(self.hand + SPARK_SLOTS, self.hand + 2 * SPARK_SLOTS) if self.countdown else range(0)
+        poses += [self.player_card(p, s) for p in range(self.players) for s in more]  # a second row of sparks
+        mine = [self.player_card(p, s) for p in range(self.players) for s in (*range(first, self.slots + first), *more)]
+        pts += [np.column_stack([card_polygon(_placed(c)), np.full(4, STACK_MM)]) for c in mine]  # stacks' tops
         for p in range(self.players):
             for (x, y), r in ((self.roll_spot(p), 60.0), (self.bag(p)[:2], 70.0)):
                 ring = [(x + r * math.cos(a), y + r * math.sin(a), 0.0) for a in np.linspace(0, 2 * math.pi, 8)]

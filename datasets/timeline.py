@@ -121,9 +121,11 @@ class TableModel:
         pose = DiePose(str(die), x, y, self.rng.uniform(0, 90), self.rng.randrange(4))
         self.tracks[f"die:{die_id}"].add(t, pose)
 
-    def scatter(self, centre: tuple[float, float], count: int, keep_clear: list[int]) -> list[tuple[float, float]]:
-        """Landing places for ``count`` dice around ``centre``, apart from each other and the dice listed."""
-        taken = [self.die_xy(i) for i in keep_clear]
+    def scatter(self, centre: tuple[float, float], count: int, keep_clear: list[int],
+                avoid: tuple[tuple[float, float], ...] = ()) -> list[tuple[float, float]]:
+        """Landing places for ``count`` dice around ``centre``, apart from each other, the dice listed and the
+        points to ``avoid``."""
+        taken = [self.die_xy(i) for i in keep_clear] + list(avoid)
         out: list[tuple[float, float]] = []
         for _ in range(count):
             for tries in range(80):
@@ -161,6 +163,9 @@ class TableModel:
     def glide(self, card_id: str, start: float, end: float, to: CardPose | None, src: CardPose | None = None) -> None:
         """Move a card (from ``src`` if it is not on the table yet) to ``to``; ``None`` takes it off at ``end``."""
         track = self.tracks[f"card:{card_id}"]
+        if track.times and start < track.times[-1]:  # still on its way: a card set aside at the deal, shuffled
+            start = track.times[-1]  # back into the deck and turned up at once from its top
+            end = max(end, start)
         if src is not None:
             track.add(start, src)
         if to is None:

@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from models.errors import ModelsError
-from vision.reader import CROP, crop_die
+from vision.reader import CROP, MARGIN, crop_die
 
 
 def reader_colours() -> tuple[str, ...]:
@@ -47,7 +47,7 @@ def make_crops(data: str | Path, out: str | Path, *, jitters: int = 2, seed: int
         raise ModelsError(f"no renderer dataset at {str(data)!r}: expected truth/*.json")
     colours = {c: i for i, c in enumerate(reader_colours())}
     rng = np.random.default_rng(seed)
-    crops, colour_ids, faces = [], [], []
+    crops, colour_ids, faces, tops = [], [], [], []
     for truth_path in truths:
         truth = json.loads(truth_path.read_text())
         dice = [d for d in truth["dice"] if d.get("label") and d.get("visible", 1.0) >= min_visible]
@@ -67,8 +67,15 @@ def make_crops(data: str | Path, out: str | Path, *, jitters: int = 2, seed: int
                 crops.append(crop_die(image, jittered))
                 colour_ids.append(colours[die["colour"]])
                 faces.append(int(die["face"]) - 1)
+                # where the top face's centre lies, as a fraction of the crop from its centre
+                side = max(w, h) * grow * (1 + 2 * MARGIN)
+                tops.append(((die["top"][0] - cx) / side, (die["top"][1] - cy) / side))
     np.savez_compressed(
-        out, crops=np.stack(crops), colour=np.array(colour_ids, np.int64), face=np.array(faces, np.int64)
+        out,
+        crops=np.stack(crops),
+        colour=np.array(colour_ids, np.int64),
+        face=np.array(faces, np.int64),
+        top=np.array(tops, np.float32),
     )
     return {"crops": len(crops), "images": len(truths), "out": str(out)}
 
@@ -81,7 +88,7 @@ def _network() -> Any:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     class DieReaderNet(nn.Module):
-        """32x32 BGR crop in 0..1 -> (colour logits, face logits). About 10 MFLOPs per die."""
+        """32x32 BGR crop in 0..1 -> (colour logits, face logits, top-face centre). About 10 MFLOPs per die."""
 
         def __init__(self, colours: int) -> None:
             super().__init__()
@@ -102,22 +109,26 @@ def _network() -> Any:
             )
             self.colour = nn.Linear(128, colours)
             self.face = nn.Linear(128, 6)  # faces 1-6
+            # training only: where the top face is (which of the faces in view is the one that counts)
+            self.top = nn.Linear(128, 2)
 
-        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
             features = self.features(x)
-            return self.colour(features), self.face(features)
+            return self.colour(features), self.face(features), self.top(features)
 
     return DieReaderNet
 
 
-def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def augment(batch: np.ndarray, tops: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: any rotation
     (a die's face reads the same turned; never mirrored: a mirrored 2 is a 5), light colour and level, blur,
-    noise."""
+    noise. The top-face centres (N, 2) turn with their crops."""
     out = np.empty((len(batch), 3, CROP, CROP), np.float32)
+    turned = np.empty_like(tops)
     for i, crop in enumerate(batch):
         angle = rng.uniform(0, 360)
         matrix = cv2.getRotationMatrix2D((CROP / 2 - 0.5, CROP / 2 - 0.5), angle, rng.uniform(0.92, 1.08))
+        turned[i] = matrix[:, :2] @ tops[i]
         img = cv2.warpAffine(crop, matrix, (CROP, CROP), borderMode=cv2.BORDER_REFLECT).astype(np.float32)
         if rng.random() < 0.3:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.2))
@@ -125,7 +136,7 @@ def augment(batch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         img = img * gains + rng.normal(0, rng.uniform(0, 8), img.shape)
         img = 255 * (np.clip(img, 0, 255) / 255) ** rng.uniform(0.75, 1.35)
         out[i] = img.transpose(2, 0, 1) / 255.0
-    return out
+    return out, turned
 
 
 def train_reader(
@@ -146,7 +157,7 @@ def train_reader(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     data = np.load(crops)
-    x, colour, face = data["crops"], data["colour"], data["face"]
+    x, colour, face, top = data["crops"], data["colour"], data["face"], data["top"]
     order = rng.permutation(len(x))
     n_val = max(1, int(len(x) * val_share))
     val, train = order[:n_val], order[n_val:]
@@ -167,19 +178,21 @@ def train_reader(
         perm = rng.permutation(train)
         for step in range(len(train) // batch):
             idx = perm[step * batch : (step + 1) * batch]
-            inputs = torch.from_numpy(augment(x[idx], rng))
-            colour_logits, face_logits = net(inputs)
-            loss = loss_fn(colour_logits, torch.from_numpy(colour[idx])) + loss_fn(
-                face_logits, torch.from_numpy(face[idx])
+            inputs, tops = augment(x[idx], top[idx], rng)
+            colour_logits, face_logits, top_guess = net(torch.from_numpy(inputs))
+            loss = (
+                loss_fn(colour_logits, torch.from_numpy(colour[idx]))
+                + loss_fn(face_logits, torch.from_numpy(face[idx]))
+                + 4 * torch.nn.functional.smooth_l1_loss(top_guess, torch.from_numpy(tops), beta=0.05)
             )
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss)
+            total += float(loss.detach())
         net.eval()
         with torch.no_grad():
-            colour_logits, face_logits = net(val_x)
+            colour_logits, face_logits, _ = net(val_x)
         colour_acc = float((colour_logits.argmax(1).numpy() == colour[val]).mean())
         face_acc = float((face_logits.argmax(1).numpy() == face[val]).mean())
         entry = {
@@ -219,13 +232,17 @@ def export_reader(weights: str | Path, out: str | Path) -> Path:
     net.eval()
 
     class WithSoftmax(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.net = net
+
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-            colour, face = net(x)
+            colour, face, _ = self.net(x)
             return colour.softmax(1), face.softmax(1)
 
     dummy = torch.zeros(1, 3, CROP, CROP)
     torch.onnx.export(
-        WithSoftmax(),
+        WithSoftmax().eval(),
         dummy,
         str(out),
         input_names=["crops"],

@@ -5,8 +5,9 @@ Per game:
 - event log: the truth ``log`` and the referee's events (refused ones included, undone ones not) are aligned
   as sequences of action texts (longest matching subsequence; a roll's dice compared as a set, since the order
   a camera lists them in is not the order they were drawn). An aligned pair counts as matched when its times
-  differ by at most ``tolerance`` seconds, except ``done``, which nothing on the table shows (text and order
-  only). ``exact``: every truth action matched and no other event.
+  differ by at most ``tolerance`` seconds, except ``done`` and ``ready``, which nothing on the table shows (text
+  and order only). ``exact``: every truth action matched and no other event. Unseen actions at the log's very end,
+  after its last visible action, are ``unknowable`` (nothing could show them) rather than missed.
 - per-chip error: over settled frames (the truth's dice on chips unchanged for ``settle`` seconds), the share of
   occupied chips (in truth or in the tracker) whose die the tracker has wrong or missing.
 - violations: every scripted illegal placement refused by the referee (``flagged``), and ``false`` violations
@@ -31,7 +32,7 @@ from vision.observation import TableObservation
 from vision.score import config_from_truth, read_truth, referee_run, result, video_observations
 from vision.tracker import Tracker
 
-UNSEEN = ("done",)
+UNSEEN = ("done", "ready")
 """Actions with no visible sign: matched by text and order only."""
 
 
@@ -45,18 +46,25 @@ def normalise(action: str) -> str:
 def compare_logs(truth: list[tuple[float, str]], seen: list[tuple[float, str]], tolerance: float) -> dict[str, Any]:
     a = [normalise(t) for _, t in truth]
     b = [normalise(t) for _, t in seen]
-    matched, late = 0, []
+    matched, late, hit = 0, [], set()
     for block in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         for k in range(block.size):
             (t1, text), (t2, _) = truth[block.a + k], seen[block.b + k]
             if text.split()[0] in UNSEEN or abs(t1 - t2) <= tolerance:
                 matched += 1
+                hit.add(block.a + k)
             else:
                 late.append({"action": text, "truth": t1, "seen": t2})
-    missed = len(a) - matched
+    # unseen actions after the last visible one (a ``ready`` just before the countdown's end): nothing could show
+    # them, so not seeing them is no miss (a referee that reports one anyway is right, and matched)
+    tail = len(a)
+    while tail and a[tail - 1].split()[0] in UNSEEN:
+        tail -= 1
+    unknowable = sum(1 for i in range(tail, len(a)) if i not in hit)
+    missed = len(a) - matched - unknowable
     extra = len(b) - matched
     return {"truth": len(a), "seen": len(b), "matched": matched, "missed": missed, "extra": extra,
-            "recall": round(matched / len(a), 4) if a else 1.0,
+            "unknowable": unknowable, "recall": round(matched / (len(a) - unknowable), 4) if a else 1.0,
             "precision": round(matched / len(b), 4) if b else 1.0,
             "exact": missed == 0 and extra == 0, "off_time": late[:10]}
 
@@ -159,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     for r in reports:
         log, v, s = r["log"], r["violations"], r["score"]
         print(f"{r['game']}: log {log['matched']}/{log['truth']} matched, {log['extra']} extra"
+              f"{', ' + str(log['unknowable']) + ' unknowable' if log['unknowable'] else ''}"
               f"{' (exact)' if log['exact'] else ''}; chip error {r['chip_error']}; violations "
               f"{v['flagged']}/{v['scripted']} flagged, {v['false']} false; score {s['seen']} vs {s['truth']}"
               f"{' (exact)' if s['exact'] else ''}; {r['confirm']} to confirm")

@@ -4,7 +4,7 @@ The built-in gallery lets rendered games be recognised with no enrolment. Drawin
 few seconds, so it is built lazily, kept in memory and cached in ``$FUSE_REFEREE_HOME/vision/`` under a key
 made of the catalog's text and the descriptor version: editing the catalog rebuilds it. Enrolled cards live in
 ``$FUSE_REFEREE_HOME/vision/enrolled.json``, one entry per photo: id, edition, kind, notation, points and the
-face grid (base64 uint8 Lab, 9 KB).
+face grid (base64 uint8 Lab, 36 KB).
 """
 
 from __future__ import annotations

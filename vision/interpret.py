@@ -4,9 +4,15 @@ The game itself says what a change means: a card turning up is ``deal pN`` while
 player the game deals to next), ``reveal`` while it waits for a card turned up; loose dice appearing are the
 ``roll`` while it waits for one, and an unused die rolled again (``unused``) after the roll; a die settling
 on a chip is a ``place``; a die leaving a chip is a ``return`` while a player owes one; a completed card
-leaving while a row card moves is ``defuse X take Y``. Actions with no visible sign (``done``) are reported
-when the next visible change needs them. A change the game cannot use yet waits ``wait_s`` seconds for the
-changes that explain it (the tracker commits them in whatever order they settle).
+leaving (or carried to a discard pile) while a row card moves is ``defuse X take Y`` (a spark card takes none).
+Actions with no visible sign (``done``, ``ready``) are reported when the next visible change needs them. A change
+the game cannot use yet waits ``wait_s`` seconds (after it happened and after it was committed) for the changes
+that explain it (the tracker commits them in whatever order they settle); the countdown is judged ``time_lag_s``
+behind the latest frame, so that a change made just before the end, committed after it, still counts.
+
+The game also checks what vision read: a die of the roll read again with another face while it lies there
+corrects the roll (``Referee.correct``), and a die settling on a chip with a face no die of the roll shows is the
+one die of the roll of its colours, if that die may go there.
 
 Every action is first tried on a copy of the game. An illegal placement or return is reported, and the
 referee refuses it with the rule's reason: a violation. But where vision may be wrong (a misread die, an
@@ -16,7 +22,7 @@ unknown card, a low confidence, an action the game cannot take now), nothing is 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
@@ -25,6 +31,8 @@ from rules.referee import Event, Referee
 from vision.observation import Point
 from vision.tracker import Change
 
+UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
+"""Actions with no visible sign, alone or in a row, the interpreter may infer (see ``Interpreter._infer_unseen``)."""
 PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not in the deck", "cannot come from")
 """Refusals that say more about what vision read than about the players: never a violation."""
 
@@ -48,6 +56,10 @@ class InterpreterSettings:
     """Seconds a change may wait for the game (or other changes) to make sense of it."""
     clock_start: float = 0.0
     """Observation seconds at which the countdown starts: game time is ``elapsed - clock_start`` (at least 0)."""
+    time_lag_s: float = 3.0
+    """Seconds the countdown is judged behind the latest frame: the tracker commits a change only once it has
+    settled (a die gone: after ``vanish_s``, longer under a hand), so a change made just before the end still
+    counts. ``finish`` judges it at the recording's last moment; a change later than the end is not reported."""
 
 
 @dataclass
@@ -91,9 +103,13 @@ class Interpreter:
         self._pending: list[Change] = []
         self._refused: list[tuple[int, str, str, int]] = []
         """Refused placements whose die is still out: (event index, die, card, chip)."""
+        self._back_at: dict[int, float] = {}
+        """Event index of a refused placement -> when its die left the chip (seconds)."""
         self._left: list[Change] = []
         """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
         self._now = (0, 0.0)
+        self._arrived: dict[int, float] = {}
+        """id of a pending change -> when it was fed (its commit's frame time)."""
 
     @property
     def state(self) -> State:
@@ -104,11 +120,12 @@ class Interpreter:
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
         self._now = (frame, elapsed)
         self._pending += changes
+        self._arrived.update((id(c), elapsed) for c in changes)
         self._pending.sort(key=lambda c: c.elapsed)
         while not self.state.is_terminal() and self._step():
             pass
         self._expire(elapsed)
-        self._tick(elapsed)
+        self._tick(elapsed - self.settings.time_lag_s)
 
     def finish(self, frame: int, elapsed: float) -> None:
         """The recording is over: the countdown checked at its last moment, what is left asked about."""
@@ -132,9 +149,13 @@ class Interpreter:
         return False
 
     def _expire(self, now: float) -> None:
-        for change in [c for c in self._pending if now - c.elapsed > self.settings.wait_s]:
+        """Changes the game has made no sense of ``wait_s`` after they happened and after they were committed (a
+        die whose face took long to agree on still waits for the others)."""
+        wait = self.settings.wait_s
+        for change in [c for c in self._pending if now - max(c.elapsed, self._arrived.get(id(c), 0.0)) > wait]:
             self._pending.remove(change)
             self._give_up(change)
+        self._arrived = {id(c): self._arrived[id(c)] for c in self._pending if id(c) in self._arrived}
 
     def _give_up(self, change: Change) -> None:
         where = f"{change.card}:{change.chip}" if change.chip else change.card
@@ -166,7 +187,11 @@ class Interpreter:
         return ""
 
     def _report(self, change: Change, action: str, rule_kind: bool = False) -> Event | None:
-        """Submit ``action`` if the game takes it, or (``rule_kind``, confidently seen) as a violation; else ask."""
+        """Submit ``action`` if the game takes it, or (``rule_kind``, confidently seen) as a violation; else ask.
+        Nothing is reported once the countdown has run out by the change's time: the game is over then."""
+        if self.state.won_at is None and self._game_time(change.elapsed) >= self.state.config.limit_seconds:
+            self._tick(change.elapsed)
+            return None
         why = self._trial(action)
         doubt = why.startswith(PERCEPTION_DOUBTS) or change.confidence < self.settings.min_confidence
         if why and (not rule_kind or doubt):
@@ -178,16 +203,23 @@ class Interpreter:
             clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
         return self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
 
-    def _infer_done(self, change: Change, phase: str) -> bool:
-        """The roll's distribution is over if ``done`` is what lets the game reach ``phase`` for this change."""
-        if self.state.phase != "distribute" or self._trial("done"):
-            return False
-        after = self.state.clone()
-        after.apply_action(A.Done())
-        if after.is_terminal() or after.phase != phase:
-            return False
-        self._report(change, "done")
-        return True
+    def _infer_unseen(self, change: Change, phase: str) -> bool:
+        """Report the actions nothing on the table shows (``ready``: the leader is done with the role's naming or
+        ability; ``done``: the roll's distribution is over) when they are what lets the game reach ``phase`` for
+        this change."""
+        for chain in UNSEEN_CHAINS:
+            after = self.state.clone()
+            try:
+                for action in chain:
+                    after.apply_action(A.parse_action(action))
+            except (IllegalActionError, RulesError):
+                continue
+            if after.is_terminal() or after.phase != phase:
+                continue
+            for action in chain:
+                self._report(change, action)
+            return True
+        return False
 
     # ------------------------------------------------------------------ cards
 
@@ -213,7 +245,7 @@ class Interpreter:
         task = self.state.tasks[0]
         verb = {"deal": "deal", "reveal": "reveal", "spark": "spark", "role": "role"}.get(task[0])
         if verb is None:
-            return self._infer_done(change, "spark") or self._infer_done(change, "reveal")
+            return self._infer_unseen(change, "spark") or self._infer_unseen(change, "reveal")
         self._done(change)
         who = f" p{task[1] + 1}" if verb in ("deal", "spark", "role") else ""
         self._report(change, f"{verb}{who} {change.card}")
@@ -236,12 +268,16 @@ class Interpreter:
             self._ask(change, f"{change.card} left the table at {change.elapsed:.2f} s with empty chips: "
                               "defused, or only hidden?")
             return True
+        if self.state.phase in ("name", "ability"):
+            return self._infer_unseen(change, "distribute")
         if self.state.phase not in ("distribute", "defuse"):
             return False
         if self.state.phase == "distribute" and not self.state.config.early_defuse:
-            return self._infer_done(change, "defuse")
+            return self._infer_unseen(change, "defuse")
         moved = [c for c in self._pending if c.kind == "card>" and c.card in self.state.row]
-        if self.state.row and not moved:
+        if card.card.kind == "spark":
+            moved = []  # a spark card takes no row card
+        elif self.state.row and not moved:
             return False  # the card taken from the row has not come to rest yet
         taken = min(moved, key=lambda c: self.zones.distance(owner, c.where), default=None)
         if taken is not None:
@@ -259,6 +295,9 @@ class Interpreter:
         unseen = any(change.card in s.pool for s in self.state.sources.values())
         if unseen and self.state.phase in ("deal", "reveal"):
             return self._on_card_added(change)  # a card set aside at the deal, shuffled back and turned up
+        owner = self._owner(change.card)
+        if owner is not None and any(c.complete for c in self.state.players[owner].cards if c.id == change.card):
+            return self._on_card_removed(change)  # a completed card carried to a discard pile: defused
         self._done(change)
         self.notes.append(f"card {change.card} moved at {change.elapsed:.2f} s")
         return True
@@ -280,8 +319,12 @@ class Interpreter:
             self._done(change)  # seen again after a hand passed over it
             return True
         if self.state.phase != "distribute":
-            return False
+            return self._infer_unseen(change, "distribute")  # the leader left the role's ability unused
         self._done(change)
+        die = self._roll_die(change)
+        if die != change.die:
+            self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as {die}")
+            change = replace(change, die=die)
         event = self._report(change, f"place {change.die} {change.card}:{change.chip}", rule_kind=True)
         gone = [c for c in self._left if c.die == change.die]
         if gone:  # the die that left the roll area went here: it was not rolled again
@@ -290,6 +333,19 @@ class Interpreter:
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
 
+    def _roll_die(self, change: Change) -> str:
+        """The die of the roll that settled on a chip: as read, or, when no die of the roll shows that face, the one
+        die of its colours there if it may go on that chip (a face misread as it landed: the roll was read for
+        longer)."""
+        roll = [str(d) for d in self.state.roll]
+        if change.die in roll:
+            return change.die
+        alike = {d for d in roll if _colours(d) == _colours(change.die)}
+        if len(alike) != 1:
+            return change.die
+        (die,) = alike
+        return die if not self._trial(f"place {die} {change.card}:{change.chip}") else change.die
+
     def _on_die_removed(self, change: Change) -> bool:
         here = self._chip_die(change.card, change.chip)
         if here is None:
@@ -297,6 +353,7 @@ class Interpreter:
             for index, _, card, chip in self._refused:
                 if (card, chip) == (change.card, change.chip) and index not in self.taken_back:
                     self.taken_back[index] = change.frame  # the refused die taken back
+                    self._back_at[index] = change.elapsed
                     break
             return True
         owner = self._owner(change.card)
@@ -307,19 +364,24 @@ class Interpreter:
             return True
         if card.complete:
             return False  # the dice of a card being defused: used when the card leaves
-        return self._infer_done(change, "unused")
+        return self._infer_unseen(change, "unused")
 
     # ------------------------------------------------------------------ loose dice
 
     def _on_loose_added(self, change: Change) -> bool:
-        for i, (_, die, _, _) in enumerate(self._refused):
-            if die == change.die:
-                self._done(change)  # the refused die back where it lay
+        for i, (index, die, _, _) in enumerate(self._refused):
+            back = self._back_at.get(index)
+            if die == change.die and back is not None and change.elapsed - back <= self.settings.wait_s:
+                self._done(change)  # the refused die, just taken off its chip, back where it lay
                 del self._refused[i]
                 return True
+        if change.turned and self._amend_roll(change):
+            return True
         task = self.state.tasks[0]
         if task[0] == "roll" and not change.brief:
             return self._roll(task)
+        if task[0] == "name" and not change.brief:  # the leader named nothing: the roll follows at once
+            return self._infer_unseen(change, "roll")
         # a die rolled again (an unused die): a die of its colour left the roll area just before
         left = next((c for c in self._left if _colours(c.die) == _colours(change.die)
                      and c.elapsed <= change.elapsed + 0.5), None)
@@ -333,7 +395,7 @@ class Interpreter:
             self._report(change, f"unused {change.die}")
             return True
         if task[0] == "distribute" and _colours(change.die) in {_colours(str(d)) for d in self.state.roll}:
-            return self._infer_done(change, "unused")
+            return self._infer_unseen(change, "unused")
         return False
 
     def _roll(self, task: tuple) -> bool:
@@ -348,6 +410,33 @@ class Interpreter:
         low = min(dice, key=lambda c: c.confidence)
         self._report(Change("loose+", last.frame, last.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
+        return True
+
+    def _amend_roll(self, change: Change) -> bool:
+        """A die of the roll being distributed, still lying there, read again with another face where it lay: the
+        roll was misread. Corrected in the referee's log (``Referee.correct``: the reports since are replayed, and
+        none of them used that die)."""
+        old = next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
+                    and _colours(c.die) == _colours(change.die)), None)
+        if old is None or self.state.phase not in ("ability", "distribute"):
+            return False
+        roll = next((e for e in reversed(self.referee.events) if not e.undone and e.accepted
+                     and e.action.startswith("roll ")), None)
+        if roll is None or any(not e.undone and e.action.startswith(("done", "unused")) for e in
+                               self.referee.events[roll.index + 1:]):
+            return False
+        dice = roll.action.split()[1:]
+        if old.die not in dice or old.die not in [str(d) for d in self.state.roll]:
+            return False
+        dice[dice.index(old.die)] = change.die
+        self._done(change)
+        self._left.remove(old)
+        self.referee.correct(roll.index, "roll " + " ".join(dice))
+        shift = {i: i + 1 if i > roll.index else i for i in range(len(self.referee.events))}  # the fix's place
+        self._refused = [(shift[i], *rest) for i, *rest in self._refused]  # type: ignore[misc]
+        self.taken_back = {shift[i]: f for i, f in self.taken_back.items()}
+        self._back_at = {shift[i]: t for i, t in self._back_at.items()}
+        self.notes.append(f"roll read again at {change.elapsed:.2f} s: {old.die} is {change.die}")
         return True
 
     def _on_loose_removed(self, change: Change) -> bool:

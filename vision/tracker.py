@@ -3,14 +3,17 @@ per frame, and the changes to it (``Change``) the interpreter turns into game ac
 
 A single frame is never believed on its own. Something new is committed after it has been seen for
 ``settle_s`` seconds (and ``min_frames`` frames), with the value most frames agreed on (a die's face or a card's
-identity flickering for a frame does not win the vote); something is committed gone only after it has been
-missing for ``vanish_s`` seconds in frames that could have seen it. A hand over the table hides many things at
-once: a frame in which ``burst`` or more committed things are missing is a disturbed frame, and absence seen in
-it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real). A chip's die is only
-judged while its card is seen, and a die covered by the next die of a stack keeps its chip.
+identity flickering for a frame does not win the vote; a die's face must lead the next by ``die_lead`` readings,
+``loose_lead`` for a loose die, or by one when the die is hidden or taken before that); something is committed
+gone only after it has been missing for ``vanish_s`` seconds in frames that could have seen it. A hand over the
+table hides many things at once: a frame in which ``burst`` or more committed things are missing is a disturbed
+frame, and absence seen in it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real).
+A chip's die is only judged while its card is seen, and a die covered by the next die of a stack keeps its chip
+(seen covered, it is there: missing while the hand that stacked the next die hid it is no absence).
 
 Cards are followed by identity, or by position while unrecognised; loose dice (the roll area) by position, a
-die picked up and rolled again landing elsewhere is a new loose die.
+die picked up and rolled again landing elsewhere is a new loose die, one landing where it lay a new face there
+(``loose-`` and ``loose+``), and a loose die read again with another face while in sight is a ``turned`` pair.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ class TrackerSettings:
     """Seconds something must be missing (in undisturbed frames) before it is committed gone."""
     agree: float = 0.6
     """Share of a new thing's frames that must agree on its value (die, card id) for it to be committed."""
+    die_lead: int = 2
+    """...and, for a die on a chip, the readings by which the winning face leads the next one (a face misread in
+    two of five frames must not win)."""
+    loose_lead: int = 3
+    """The same for a loose die: nothing hurries it (it lies there until it is taken), so it waits for more."""
     burst: int = 3
     """Committed things missing in one frame that make it a disturbed frame (a hand over the table)."""
     max_suspend_s: float = 4.0
@@ -68,6 +76,10 @@ class Change:
     """Card type (``bomb``, ``fuse`` ...) for card changes."""
     brief: bool = False
     """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
+    turned: bool = False
+    """``loose-``/``loose+`` pair of one die that lies where it lay, in sight all along, read with another face: the
+    face committed was misread (or the die was turned). A die picked up and rolled again, landing where it lay,
+    gives a plain ``loose-``/``loose+`` pair."""
 
 
 @dataclass(frozen=True)
@@ -293,8 +305,12 @@ class Tracker:
         for key, chip in self.chips.items():
             if key in on:
                 continue
-            if key[0] not in cards or self._hidden(key[0], key[1], chip.level, on):
+            if key[0] not in cards:
                 continue  # cannot be seen now: no vote
+            if self._hidden(key[0], key[1], chip.level, on):
+                if chip.die:  # covered by a die seen on top of it: it is there (it cannot leave from under it), and
+                    chip.votes.add(obs.elapsed, chip.die, 1.0)  # missing while a hand stacked that die is no absence
+                continue
             if not disturbed:
                 chip.votes.add(obs.elapsed, None, 1.0)
 
@@ -344,6 +360,17 @@ class Tracker:
         conf = sum(v[2] for v in values if v[1] == value) / n
         return value, n / len(values), conf
 
+    def _die_vote(self, values: list[tuple[float, object, float]], lead_needed: int = 0) -> tuple[object, float] | None:
+        """A die's face as the readings agree on it (value, mean confidence), or None while they do not yet: the
+        winner needs ``agree`` of the readings and a lead of ``lead_needed`` (``die_lead``) readings over the next
+        face."""
+        die, share, conf = self._mode(values)
+        counts = Counter(v[1] for v in values).most_common(2)
+        lead = counts[0][1] - (counts[1][1] if len(counts) > 1 else 0)
+        if share < self.settings.agree or lead < (lead_needed or self.settings.die_lead):
+            return None
+        return die, conf
+
     def _commit_cards(self, obs: TableObservation) -> list[Change]:
         out: list[Change] = []
         s = self.settings
@@ -366,9 +393,17 @@ class Tracker:
             if self._absent(track.votes, obs.elapsed):
                 name = track.card_id or track.key
                 for (card, chip), c in sorted(self.chips.items()):
-                    if card == name and c.die:
+                    if card != name:
+                        continue
+                    if not c.die and c.first is not None:  # a die it took just before it went, not yet agreed on
+                        vote = self._cut_short([v for v in c.votes.run(c.first[1]) if v[1] is not None])
+                        if vote is not None:
+                            c.die = str(vote[0])
+                            out.append(Change("die+", obs.frame, c.first[1], card, chip, c.die, vote[1],
+                                              self._spot(card, chip)))
+                    if c.die:
                         out.append(Change("die-", obs.frame, track.last_seen, card, chip, c.die, where=track.at))
-                        c.die = None
+                    c.die, c.first = None, None
                 out.append(Change("card-", obs.frame, track.last_seen, name, where=track.at, type=track.type))
                 del self.cards[key]
                 continue
@@ -395,19 +430,24 @@ class Tracker:
 
     def _commit_chips(self, obs: TableObservation) -> list[Change]:
         out: list[Change] = []
-        s = self.settings
         for (card, chip), track in self.chips.items():
             if track.die is None:
-                recent = self._present(track.votes, obs.elapsed)
-                if recent is None or track.first is None:
+                if track.first is None:
                     continue
-                run = track.votes.run(track.first[1])  # the whole run of sightings votes on the die
-                die, share, conf = self._mode(run)
-                if share < s.agree:
+                first = track.first[1]
+                run = track.votes.run(first)  # the whole run of sightings votes on the die
+                if self._present(track.votes, obs.elapsed) is not None:
+                    vote = self._die_vote(run)
+                elif run and run[-1][1] is None:  # the run was cut short (a hand, the card taken away)
+                    vote = self._cut_short([v for v in run if v[1] is not None])
+                    track.first = None  # judged once
+                else:
                     continue
+                if vote is None:
+                    continue
+                die, conf = vote
                 track.die = str(die)
-                out.append(Change("die+", obs.frame, track.first[1], card, chip, track.die, conf,
-                                  self._spot(card, chip)))
+                out.append(Change("die+", obs.frame, first, card, chip, track.die, conf, self._spot(card, chip)))
             elif self._absent(track.votes, obs.elapsed):
                 gone = next((t for t, v, _ in reversed(track.votes.history) if v is not None), obs.elapsed)
                 out.append(Change("die-", obs.frame, gone, card, chip, track.die, where=self._spot(card, chip)))
@@ -426,8 +466,9 @@ class Tracker:
             if not track.committed:
                 recent = self._present(track.votes, obs.elapsed)
                 if recent is not None:
-                    die, share, conf = self._mode(track.votes.run(track.first[1]))
-                    if share >= self.settings.agree:
+                    vote = self._die_vote(track.votes.run(track.first[1]), self.settings.loose_lead)
+                    if vote is not None:
+                        die, conf = vote
                         track.committed, track.die = True, str(die)
                         out.append(Change("loose+", obs.frame, track.first[1], die=track.die,
                                           confidence=conf, where=track.centre))
@@ -439,17 +480,49 @@ class Tracker:
             if self._absent(track.votes, obs.elapsed):
                 out.append(Change("loose-", obs.frame, track.last_seen, die=track.die, where=track.centre))
                 continue
+            out += self._turned(track, obs)
             keep.append(track)
         self.loose = keep
         return out
 
+    def _turned(self, track: _Loose, obs: TableObservation) -> list[Change]:
+        """A committed loose die read with another face where it lies, for ``vanish_s`` and by ``loose_lead``
+        readings: the old die left, the new one arrived (``turned`` if it stayed in sight: a misread corrected;
+        else picked up and rolled again, landing within reach of its old place)."""
+        s = self.settings
+        history = list(track.votes.history)
+        last_old = max((k for k, v in enumerate(history) if v[1] in (track.die, None)), default=-1)
+        run = history[last_old + 1:]  # sightings since the old face was last read (or the die last missed)
+        if len(run) < s.min_frames or not run or obs.elapsed - run[0][0] < max(s.settle_s, s.vanish_s) - 1e-6:
+            return []  # a misread face for a frame or two is no new die: the old face must be gone a while
+        vote = self._die_vote(run, self.settings.loose_lead)
+        if vote is None:
+            return []
+        die, conf = vote
+        seen_old = max((k for k, v in enumerate(history) if v[1] == track.die), default=-1)
+        gone = history[seen_old][0] if seen_old >= 0 else history[0][0]
+        lifted = any(v[1] is None for v in history[seen_old + 1:])  # missing in between: picked up, rolled
+        since = next(v[0] for v in run if v[1] == die)
+        old, track.die, track.first = track.die, str(die), (obs.frame, since)
+        return [Change("loose-", obs.frame, gone, die=old, where=track.centre, turned=not lifted),
+                Change("loose+", obs.frame, since, die=track.die, confidence=conf, where=track.centre,
+                       turned=not lifted)]
 
     def _glimpse(self, track: _Loose, obs: TableObservation) -> list[Change]:
         seen = [v for v in track.votes.history if v[1] is not None]
-        if len(seen) < self.settings.glimpse_frames or len({v[1] for v in seen}) > 1:
+        vote = self._die_vote(seen, 1) if len(seen) >= self.settings.glimpse_frames else None
+        if vote is None:
             return []
-        return [Change("loose+", obs.frame, seen[0][0], die=str(seen[0][1]), confidence=seen[0][2],
-                       where=track.centre, brief=True)]
+        return [Change("loose+", obs.frame, seen[0][0], die=str(vote[0]), confidence=vote[1], where=track.centre,
+                       brief=True)]
+
+    def _cut_short(self, seen: list[tuple[float, object, float]]) -> tuple[object, float] | None:
+        """A die that lay on its chip for the settling time, then was hidden or taken before its readings agreed
+        by the usual lead (the die completing a card, defused at once): the face most of them read, if any."""
+        s = self.settings
+        if len(seen) < s.min_frames or seen[-1][0] - seen[0][0] < s.settle_s - 1e-6:
+            return None
+        return self._die_vote(seen, 1)
 
 
 _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}

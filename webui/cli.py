@@ -12,7 +12,13 @@ import sys
 from collections.abc import Sequence
 
 COMMAND_MODULES = ("rules.cli", "datasets.cli", "webui.commands", "models.cli", "vision.cli")
-BENCHMARKS = {"rules": "rules.bench", "synth": "datasets.bench", "webui": "webui.bench", "detect": "vision.bench"}
+BENCHMARKS = {
+    "rules": "rules.bench",
+    "synth": "datasets.bench",
+    "webui": "webui.bench",
+    "detect": "vision.bench",
+    "pipeline": "vision.bench_pipeline",
+}
 
 
 def run_benchmark(args: argparse.Namespace) -> int:

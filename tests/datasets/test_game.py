@@ -7,10 +7,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import math
 import random
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from datasets.cli import main as cli_main
@@ -205,3 +207,57 @@ def test_the_bundled_sample() -> None:
     ok, image = capture.read()
     assert ok and image.shape == (frames["height"], frames["width"], 3)
     assert (SAMPLE / "README.md").is_file()
+
+
+def test_an_unused_die_rolled_again_lands_away_from_where_it_lay() -> None:
+    # a die rolled again in place would show nothing a camera (or a referee) could see
+    played = play(GameOptions(23, limit_seconds=120))
+    rolled = [p for _, p in played.plans if isinstance(p.action, A.RollUnused)]
+    assert rolled
+    for p in rolled:
+        track = played.model.tracks[f"die:{p.facts['die']}"]
+        before, after = track.at(p.start)[0], track.at(p.at + 0.01)[0]
+        assert math.hypot(after.x - before.x, after.y - before.y) >= 1.7 * played.options.die_mm
+
+
+def test_cards_set_aside_at_the_deal_stay_in_sight() -> None:
+    # the starting-hand rule sets cards aside: each must stay in view (not stacked under the next one)
+    played = play(GameOptions(5, players=3, limit_seconds=60))
+    deals = [p for _, p in played.plans if isinstance(p.action, A.Deal)]
+    hands = {c.id for area in played.state.players for c in area.cards}
+    assert any(p.action.card not in hands for p in deals), "no card set aside in this game"
+    end = deals[-1].at + 0.01
+    spots = [played.model.tracks[f"card:{p.action.card}"].at(end)[0] for p in deals]
+    for i, a in enumerate(spots):
+        for b in spots[i + 1:]:
+            assert math.hypot(a.x - b.x, a.y - b.y) >= 35.0
+
+
+@pytest.mark.parametrize(("seed", "players"), [(12, 3), (9, 4)])
+def test_the_camera_keeps_the_tops_of_stacks_in_view(seed: int, players: int) -> None:
+    # a stack of five dice on a far player's card must not rise out of the frame: its top die says what it holds
+    from datasets.camera import Projector
+    from datasets.tablemap import STACK_MM
+
+    played = play(GameOptions(seed, players=players, limit_seconds=30))
+    tl = build_timeline(played, RenderOptions())
+    proj, tmap = Projector(tl.setting.camera), played.model.tmap
+    tops = [(c.x, c.y, STACK_MM) for c in (tmap.player_card(p, s) for p in range(players) for s in range(tmap.hand))]
+    px = proj.distort(proj.project(np.array(tops)))
+    assert px.min() >= 0 and (px[:, 0] < tl.setting.camera.width).all() and (px[:, 1] < tl.setting.camera.height).all()
+
+
+def test_spark_cards_beyond_their_places_lie_in_view_not_under_each_other() -> None:
+    from datasets.tablemap import make_table_map
+
+    tmap = make_table_map(2, 2, True, np.random.default_rng(0))
+    places = [tmap.player_card(0, s) for s in range(-1, tmap.hand + 6)]
+    for i, a in enumerate(places):
+        for b in places[i + 1:]:
+            assert math.hypot(a.x - b.x, a.y - b.y) >= 63.0
+
+
+def test_a_card_set_aside_and_turned_up_at_once_from_the_deck() -> None:
+    # set aside at the deal, shuffled back and revealed at the next step, while it still glides into the deck
+    played = play(GameOptions(13, players=2, limit_seconds=30), check=True)
+    assert played.log

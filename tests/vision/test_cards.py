@@ -76,14 +76,36 @@ def test_layout_names_cards_and_puts_dice_on_chips(sample, tmp_path, monkeypatch
     assert again == type(again)(1, 0.1, first.width, first.height, first.cards, first.dice)
     named = {c.card_id for c in first.cards if c.card_id}
     fronts = {c["id"] for c in truth["cards"] if c["visible"] > 0.99 and c["type"] != "back"}
-    # measured 4 of 6: dice and a hand cover the others
-    assert len(named & fronts) >= 0.5 * len(fronts) and named <= {c["id"] for c in truth["cards"]}
+    # measured 6 of 6 (4 of 6 before the matcher's robust fit and corner refinement)
+    assert len(named & fronts) >= len(fronts) - 1 and named <= {c["id"] for c in truth["cards"]}
     for card in first.cards:
         if card.card_id:
             assert card.chips and all(s.radius > 3 for s in card.chips)
     on = [(d["on"]["card_id"], d["on"]["chip"]) for d in truth["dice"] if d.get("label") and d.get("on")]
     got = [d.on for d in first.dice if d.on]
     assert set(got) <= set(on)
+
+
+def test_a_card_keeps_its_name_when_it_comes_back_covered(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A hand takes a named card out of the detections; it comes back with its chips covered (dice, the hand):
+    it keeps its name, as the gallery's closest card to it is still that one."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    layout = TableLayout(edition="fuse")
+    first = layout.observe(img, det, 0)
+    card = next(c for c in first.cards if c.card_id and len(c.chips) >= 2)
+    k = next(i for i, b in enumerate(det.xyxy) if np.allclose(np.mean(card.corners, 0), (b[:2] + b[2:]) / 2, atol=3))
+    gone = Detections(np.delete(det.xyxy, k, 0), np.delete(det.confidence, k), np.delete(det.class_id, k), det.names)
+    assert card not in layout.observe(img, gone, 1).cards
+    covered = img.copy()
+    for spot in card.chips:  # a die-sized block on every chip
+        x, y, r = int(spot.centre[0]), int(spot.centre[1]), int(spot.radius * 1.5)
+        covered[y - r : y + r, x - r : x + r] = (40, 40, 200)
+    alone = layout.gallery.matcher.match(covered, np.array(card.corners, np.float32))
+    assert alone.card_id is None and alone.best == card.card_id  # too covered to name afresh
+    again = layout.observe(covered, det, 2)
+    assert card.card_id in {c.card_id for c in again.cards}
 
 
 def test_chip_spots_follow_the_corners() -> None:

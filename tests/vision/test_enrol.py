@@ -12,11 +12,14 @@ import pytest
 from tests.vision.cardviews import new_art, view
 
 ENROLLED = 20
-MIN_RIGHT = 16
-"""Of the 20 turned, tilted, lightly covered views, at least this many must be named right (none wrong).
-Measured 16/20 (18/20 without identify.RATIO, which keeps an unenrolled card unknown). A hand over 8% or more
-of the face breaks recognition today (6/20 at 8%): the layout identifies a card once, while uncovered, and
-retries unknown ones."""
+NEVER = 10
+"""Cards of the same new art never enrolled: twins of enrolled ones (another digit, operator or chip colour)."""
+MIN_RIGHT = {0.03: 19, 0.08: 17, 0.15: 8}
+"""Of the 20 turned, tilted (to 35°) views with a die and a skin-coloured blob over this share of the face, at
+least this many must be named right, none wrong. Measured 20, 19 and 10 of 20 (before the robust, corner-refining
+matcher: 16, 6 and 3). At 15% the corner finder limits it: with the true corners all 60 of 60 such views are
+named right, but a hand across the card's edge moves the found corners further than the refinement reaches
+(``identify.NUDGE``); the layout retries unknown cards once the hand has left."""
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +36,7 @@ def faces(home: Path) -> list[tuple[object, np.ndarray]]:
     from datasets.scene import CardFace
     from rules.catalog import load_catalog
 
-    bombs = [c for c in load_catalog("fuse", include_user=False).bombs if "stack" not in c.body][: ENROLLED + 1]
+    bombs = [c for c in load_catalog("fuse", include_user=False).bombs if "stack" not in c.body][: ENROLLED + NEVER]
     return [(c, new_art(CardFace.from_card(c))) for c in bombs]
 
 
@@ -65,7 +68,8 @@ def test_builtin_gallery_is_built_once_and_cached(home: Path) -> None:
     assert list((home / "vision").glob("gallery-*.npz"))
 
 
-def test_enrolled_new_art_is_recognised_under_rotation_tilt_and_cover(faces, enrolled) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("cover", sorted(MIN_RIGHT))
+def test_enrolled_new_art_is_recognised_under_rotation_tilt_and_cover(faces, enrolled, cover) -> None:  # type: ignore[no-untyped-def]
     from vision.corners import find_corners
     from vision.gallery import Gallery
 
@@ -74,19 +78,21 @@ def test_enrolled_new_art_is_recognised_under_rotation_tilt_and_cover(faces, enr
     rng = np.random.default_rng(7)
     right, wrong, times = 0, [], []
     for card_id, (_, face) in zip(enrolled, faces):
-        frame, _, box = view(face, rng, cover=0.03, tilt=35)
+        frame, _, box = view(face, rng, cover=cover, tilt=35)
         corners = find_corners(frame, box)
-        assert corners is not None
+        if corners is None:
+            continue
         start = time.perf_counter()
         identity = g.matcher.match(frame, corners)
         times.append(time.perf_counter() - start)
         right += identity.card_id == card_id
         if identity.card_id not in (card_id, None):
             wrong.append((card_id, identity.card_id))
-    print(f"\nrecognised {right}/{ENROLLED} enrolled new-art cards (turned, tilted to 35°, a finger and a die on it), "
-          f"{len(wrong)} wrong; {1000 * np.mean(times):.1f} ms per card over {len(g)} known faces")
+    print(f"\nrecognised {right}/{ENROLLED} enrolled new-art cards (turned, tilted to 35°, a die and {cover:.0%} of "
+          f"the face under a hand), {len(wrong)} wrong; {1000 * np.mean(times):.1f} ms per card over {len(g)} "
+          "known faces")
     assert not wrong
-    assert right >= MIN_RIGHT
+    assert right >= MIN_RIGHT[cover]
 
 
 def test_a_card_never_enrolled_is_unknown(faces, enrolled) -> None:  # type: ignore[no-untyped-def]
@@ -94,12 +100,19 @@ def test_a_card_never_enrolled_is_unknown(faces, enrolled) -> None:  # type: ign
     from vision.gallery import Gallery
 
     g = Gallery.load("fuse")
-    _, face = faces[ENROLLED]
     rng = np.random.default_rng(11)
-    for _ in range(3):
-        frame, _, box = view(face, rng, tilt=20)
-        identity = g.matcher.match(frame, find_corners(frame, box))
-        assert identity.card_id is None, identity
+    named = []
+    for card, face in faces[ENROLLED:]:
+        for cover in (0.0, 0.08):
+            frame, _, box = view(face, rng, cover=cover, tilt=30)
+            corners = find_corners(frame, box)
+            if corners is None:
+                continue
+            identity = g.matcher.match(frame, corners)
+            if identity.card_id is not None:
+                named.append((card.body, g.notation(identity.card_id), cover))  # type: ignore[attr-defined]
+    print(f"\n{len(named)} of {2 * NEVER} views of never-enrolled twins named: {named}")
+    assert not named
 
 
 def test_enrol_errors_are_one_line(home: Path) -> None:

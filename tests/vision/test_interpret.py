@@ -70,3 +70,126 @@ def test_an_unsure_illegal_placement_is_a_question_not_a_violation() -> None:
     assert interp.confirms[0].action == "place black5 F-G28:1"
     interp.feed([Change("die+", 20, 4.0, "F-G28", 1, "green1", confidence=0.9)], 20, 4.0)
     assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
+
+
+SETUP = ("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", "reveal F-011", "reveal F-015",
+         "reveal F-009", "reveal F-G07", "reveal F-G06")
+
+
+def _dealt(limit: int = 600):  # noqa: ANN202
+    from rules.clock import ManualClock
+    from rules.referee import Referee
+    from vision.interpret import Interpreter
+
+    referee = Referee(GameConfig("fuse", 2, limit_seconds=limit), ManualClock())
+    for action in SETUP:
+        referee.submit(action)
+    return referee, Interpreter(referee)
+
+
+def _rolled(interp, dice: tuple[str, ...], at: float) -> None:  # noqa: ANN001
+    from vision.tracker import Change
+
+    frame = int(at * 6)
+    interp.feed([Change("loose+", frame, at, die=d, where=(500.0 + 40 * i, 400.0)) for i, d in enumerate(dice)],
+                frame, at)
+
+
+def test_a_roll_read_again_with_another_face_is_corrected() -> None:
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    assert [e.action for e in referee.events if not e.undone][-1] == "roll black5 red6 black2 green1"
+    # the tracker reads the third die again where it lies: it was a black3 all along
+    turned = [Change("loose-", 30, 3.0, die="black2", where=(580.0, 400.0), turned=True),
+              Change("loose+", 30, 3.2, die="black3", where=(580.0, 400.0), turned=True)]
+    interp.feed(turned, 30, 5.0)
+    assert [e.action for e in referee.events if not e.undone][-1] == "roll black5 red6 black3 green1"
+    assert sorted(str(d) for d in referee.state.roll) == ["black3", "black5", "green1", "red6"]
+    assert interp.confirms == []
+    interp.feed([Change("die+", 50, 7.0, "F-G28", 1, "black3")], 50, 8.0)
+    assert referee.events[-1].action == "place black3 F-G28:1"
+
+
+def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
+    from vision.tracker import Change
+
+    referee, interp = _dealt(limit=60)
+    _rolled(interp, ("black5", "red6", "black4", "green1"), 50.0)
+    for k in range(40):  # frames up to the end: the tracker commits the placement only after it
+        interp.feed([], 300 + k, 55.0 + k / 6)
+    interp.feed([Change("die+", 362, 59.5, "F-G28", 1, "black4")], 362, 60.4)
+    assert referee.events[-1].action == "place black4 F-G28:1" and referee.events[-1].accepted
+    interp.feed([Change("die+", 370, 60.5, "F-G21", 1, "green1")], 370, 61.7)  # after the end: not reported
+    interp.finish(380, 63.0)
+    assert referee.events[-1].action == "place black4 F-G28:1"
+    assert referee.state.outcome is not None and referee.state.outcome.reason == "time"
+    assert not referee.violations
+
+
+COUNTDOWN_SETUP = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
+                   "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4")
+
+
+def test_ready_is_inferred_when_the_roll_or_a_placement_needs_it() -> None:
+    # Countdown: ``ready`` (the leader names nothing, uses no ability) has no visible sign
+    from rules.clock import ManualClock
+    from rules.referee import Referee
+    from vision.interpret import Interpreter
+    from vision.tracker import Change
+
+    referee = Referee(GameConfig("countdown", 2), ManualClock())
+    for action in COUNTDOWN_SETUP:
+        referee.submit(action)
+    interp = Interpreter(referee)
+    assert referee.state.phase == "name"
+    _rolled(interp, ("yellow1", "blue5", "yellow2", "black1"), 5.0)
+    assert [e.action for e in referee.events[-2:]] == ["ready", "roll yellow1 blue5 yellow2 black1"]
+    for action in ("place yellow2 C-G50:1", "place blue5 C-G40:1", "place yellow1 C-G50:2", "place black1 C-G40:2",
+                   "roll blue2 red2 blue/yellow2 blue3"):
+        referee.submit(action)
+    assert referee.state.phase == "ability"
+    interp.feed([Change("die+", 150, 25.0, "C-G40", 4, "blue/yellow2")], 150, 25.5)
+    assert [e.action for e in referee.events[-2:]] == ["ready", "place blue/yellow2 C-G40:4"]
+    assert all(e.accepted for e in referee.events) and interp.confirms == []
+
+
+def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None:
+    from datasets.script import GameOptions, play
+    from rules.clock import ManualClock
+    from rules.referee import Referee
+    from vision.interpret import Interpreter
+    from vision.tracker import Change
+
+    log = play(GameOptions(14, "countdown", 3, limit_seconds=120)).log
+    at = next(i for i, (_, a) in enumerate(log) if a.startswith("defuse S-"))
+    referee = Referee(GameConfig("countdown", 3, limit_seconds=120), ManualClock())
+    for t, action in log[:at]:
+        referee.clock.seconds = t  # type: ignore[attr-defined]
+        referee.submit(action)
+    interp = Interpreter(referee)
+    card, t = log[at][1].split()[1], log[at][0]
+    interp.feed([Change("card>", 600, t, card, where=(900.0, 100.0), before=(500.0, 600.0), type="spark")], 600,
+                t + 0.6)
+    assert referee.events[-1].action == log[at][1] and referee.events[-1].accepted
+
+
+def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour() -> None:
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1")], 40, 7.0)  # no red1 rolled: the red6 went there
+    assert referee.events[-1].action == "place red6 F-G04:1" and referee.events[-1].accepted
+    interp.feed([Change("die+", 50, 8.0, "F-G04", 2, "black3")], 50, 9.0)  # black5 or black2: not guessed
+    assert referee.events[-1].action == "place red6 F-G04:1" and interp.confirms
+
+
+def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() -> None:
+    truth = [(10.0, "roll red1 blue2"), (12.0, "place red1 F-001:1"), (118.5, "ready")]
+    log = compare_logs(truth, truth[:2], 1.0)
+    assert log["exact"] and log["unknowable"] == 1 and log["missed"] == 0
+    assert compare_logs(truth, truth, 1.0)["unknowable"] == 0  # reported anyway: matched
+    inner = [(10.0, "done"), (12.0, "unused red1")]
+    assert not compare_logs(inner, inner[1:], 1.0)["exact"]  # followed by a visible action: missed

@@ -68,3 +68,52 @@ def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() 
     unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
     changes = run([((CARD, unknown), ())] * 6)
     assert sorted((c.kind, c.card) for c in changes) == [("card+", "?1"), ("card+", "F-001")]
+
+
+def loose(name: str, x: float = 600.0, y: float = 400.0) -> DieSeen:
+    return DieSeen(name, (x - 8, y - 8, x + 8, y + 8), 0.9)
+
+
+def test_a_loose_die_rolled_again_where_it_lay_is_a_new_die() -> None:
+    # picked up (three frames), rolled and landing within reach of its old place: the old face left, a new one came
+    table = (CARD, OTHER)
+    frames = [(table, (loose("red1"),))] * 8 + [(table, ())] * 3 + [(table, (loose("red2", y=405.0),))] * 8
+    changes = [c for c in run(frames) if c.kind.startswith("loose")]
+    assert [(c.kind, c.die, c.turned) for c in changes] == [
+        ("loose+", "red1", False), ("loose-", "red1", False), ("loose+", "red2", False)]
+    assert changes[1].elapsed == 7 / FPS and changes[2].elapsed == 11 / FPS
+    # in sight all along, read with another face: the first reading was wrong (``turned``)
+    reread = [c for c in run([(table, (loose(r),)) for r in ["red1"] * 8 + ["red2"] * 10]) if c.kind != "card+"]
+    assert [(c.kind, c.die, c.turned) for c in reread] == [
+        ("loose+", "red1", False), ("loose-", "red1", True), ("loose+", "red2", True)]
+    misread = ["red1"] * 8 + ["red2"] * 2 + ["red1"] * 8  # a face misread for two frames is no new die
+    assert [c.kind for c in run([(table, (loose(r),)) for r in misread])] == ["card+", "card+", "loose+"]
+
+
+def test_a_face_misread_in_two_of_the_first_readings_does_not_win() -> None:
+    table = (CARD, OTHER)
+    reads = ["black1", "black6", "black1", "black6", "black1", "black6", "black6", "black6", "black6", "black6"]
+    changes = [c for c in run([(table, (loose(r),)) for r in reads]) if c.kind == "loose+"]
+    assert [(c.die, c.elapsed) for c in changes] == [("black6", 0.0)]
+
+
+def test_a_die_hidden_by_the_hand_that_stacks_the_next_one_keeps_its_chip() -> None:
+    # the hand over the stack hides the bottom die for a second (the card stays in sight), then the die it put
+    # on top is seen: the bottom die never left (it cannot leave from under another)
+    table = (CARD, OTHER)
+    bottom, top = die("red5", 2, 150.0), die("blue1", 3, 150.0, level=1)
+    changes = run([(table, (bottom,))] * 6 + [(table, ())] * 5 + [(table, (top,))] * 18)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
+        ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
+    gone = run([(table, (bottom,))] * 6 + [(table, ())] * 12)  # taken away, nothing on top: gone
+    assert kinds([c for c in gone if c.kind == "die-"]) == [("die-", "F-001", 2, "red5")]
+
+
+def test_a_die_placed_just_before_its_card_is_taken_away_is_still_seen() -> None:
+    # the die completing a card, read as two faces in turn for under a second, then the card is defused (gone)
+    table, seen = (CARD, OTHER), (die("red5", 1),)
+    reads = ["blue2", "blue3", "blue2", "blue3", "blue2"]
+    frames = [(table, seen)] * 6 + [(table, (*seen, die(r, 2, 150.0))) for r in reads] + [((OTHER,), ())] * 12
+    changes = [c for c in run(frames) if c.card == "F-001"]
+    assert kinds(changes) == [("card+", "F-001", 0, ""), ("die+", "F-001", 1, "red5"), ("die+", "F-001", 2, "blue2"),
+                              ("die-", "F-001", 1, "red5"), ("die-", "F-001", 2, "blue2"), ("card-", "F-001", 0, "")]

@@ -1,0 +1,86 @@
+"""The pipeline end to end on real frames of the bundled sample, bad frames, and the dashboard's live feed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from rules.config import GameConfig
+from vision.errors import SourceError
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+
+pytest.importorskip("onnxruntime", reason="the detector runs on onnxruntime")
+
+
+@pytest.fixture(scope="module")
+def sample_frames() -> list[np.ndarray]:
+    capture = cv2.VideoCapture(str(SAMPLE / "game.mp4"))
+    frames = []
+    for _ in range(40):
+        ok, image = capture.read()
+        if not ok:
+            break
+        frames.append(image)
+    capture.release()
+    assert len(frames) == 40
+    return frames
+
+
+def test_black_and_empty_table_frames_settle_nothing() -> None:
+    from vision.pipeline import Pipeline
+
+    pipeline = Pipeline(GameConfig("fuse", 2))
+    table = np.full((720, 1280, 3), (40, 90, 140), np.uint8)  # a bare wooden-brown table
+    for i, image in enumerate([np.zeros((720, 1280, 3), np.uint8), table] * 5):
+        step = pipeline.step(image, i, i / 6)
+        assert step.observation.cards == () and step.observation.dice == () and step.events == ()
+    assert pipeline.finish() == ()
+
+
+def test_the_sample_deal_is_seen_on_the_real_frames(sample_frames: list[np.ndarray]) -> None:
+    from vision.pipeline import Pipeline
+    from vision.score import config_from_truth, read_truth
+
+    truth = read_truth(SAMPLE)
+    assert truth is not None
+    pipeline = Pipeline(config_from_truth(truth))
+    first = truth["render"]["first_elapsed"]
+    events = []
+    for i, image in enumerate(sample_frames):
+        events += pipeline.step(image, i, max(0.0, first + i / truth["render"]["fps"])).events
+    cards = {card.card_id for card in pipeline.last.cards} if pipeline.last else set()
+    assert len(cards - {None}) >= 3  # the dealt hands are recognised by the card reader
+    dealt = [e.action for e in events if e.action.startswith("deal ")]
+    assert all(a in [x for _, x in truth["log"]] for a in dealt), dealt  # no deal that did not happen
+
+
+def test_the_live_feed_refuses_a_missing_source_in_one_line(tmp_path: Path) -> None:
+    from vision.pipeline import open_feed
+
+    with pytest.raises(SourceError, match="cannot open") as info:
+        open_feed(str(tmp_path / "nothing.mp4"), GameConfig("fuse", 2))
+    assert "\n" not in str(info.value)
+
+
+def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path, sample_frames: list[np.ndarray]) -> None:
+    import time
+
+    from vision.pipeline import open_feed
+
+    for i, image in enumerate(sample_frames[-4:]):  # the hands are dealt by then
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), image)
+    feed = open_feed(str(tmp_path), GameConfig("fuse", 2))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not feed.error and getattr(feed.frame(0.0), "index", -1) < 3:
+            time.sleep(0.1)
+        frame = feed.frame(0.0)
+        assert feed.error == "" and frame is not None
+        assert frame.image.shape == (720, 1280, 3) and any(m.label.startswith("F-") for m in frame.marks)
+        assert feed.state()["kind"] == "vision" and isinstance(feed.poll(0.0), list)
+    finally:
+        feed.close()
