@@ -15,6 +15,8 @@ from rules.game import State
 FUSE_ON_SHOW = 2.5
 """Seconds a revealed fuse card stays on show at least."""
 BAG_HEIGHT = 45.0
+UNUSED_SHOWN = 1.5
+"""Seconds an unused die rolled again lies on the table, its new face in view, before it is swept into the bag."""
 SET_ASIDE_STEP = 48.0
 """mm between cards set aside at the deal (the starting-hand rule): fanned so that each stays in sight (over half
 of it) until they are shuffled back, as a dealer lays them out, not stacked out of view."""
@@ -154,6 +156,7 @@ def _roll_unused(model: TableModel, p: Plan, state: State) -> None:
     (nx, ny), = model.scatter(model.tmap.roll_spot(state.leader), 1, [i for i in model.pending if i != die_id],
                               avoid=((x, y),))
     model.put_loose(die_id, action.die, nx, ny, p.at)
+    model.rolled_again[die_id] = p.at
 
 
 def _return(model: TableModel, p: Plan, state: State) -> None:
@@ -297,9 +300,10 @@ def settle(model: TableModel, state: State, t: float) -> float:
     gone = []
     while len(model.pending) > len(expected):
         gone.append(model.pending.pop(0))
-    if gone:  # the leader sweeps the unused dice back into the bag
+    if gone:  # the leader sweeps the unused dice back into the bag (a die rolled again once all have seen it)
         leader = model.leader
-        t0 = max(t + 0.3, model.hand_free[leader] + HAND_IN)
+        landed = max((model.rolled_again.pop(i, -1e9) for i in gone), default=-1e9)
+        t0 = max(t + 0.3, model.hand_free[leader] + HAND_IN, landed + UNUSED_SHOWN)
         stops = [(t0 + 0.35 * k, *model.die_xy(i), LOW) for k, i in enumerate(gone)]
         bx, by, _ = model.tmap.bag(leader)
         stops.append((stops[-1][0] + 0.45, bx, by, BAG_HEIGHT))

@@ -63,6 +63,8 @@ class TableModel:
         """Die ids in the bag, with the time each went in."""
         self.loose: list[int] = []
         """Die ids of the roll, in the engine's ``roll_physical`` order."""
+        self.rolled_again: dict[int, float] = {}
+        """Unused dice rolled again and still on the table -> when they landed."""
         self.pending: list[int] = []
         """Unused dice still on the table, in the order of the engine's ``unused``/``bag`` tasks."""
         self.chips: dict[tuple[str, int], int] = {}

@@ -120,13 +120,14 @@ def _network() -> Any:
 
 
 def augment(batch: np.ndarray, tops: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: any rotation
-    (a die's face reads the same turned; never mirrored: a mirrored 2 is a 5), light colour and level, blur,
-    noise. The top-face centres (N, 2) turn with their crops."""
+    """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: a small turn
+    (a camera's roll; turning further would break the cue that the top face lies towards the top of the frame,
+    and the dice's own turns are in the renders), light colour and level, blur, noise; never mirrored (a
+    mirrored 2 is a 5). The top-face centres (N, 2) turn with their crops."""
     out = np.empty((len(batch), 3, CROP, CROP), np.float32)
     turned = np.empty_like(tops)
     for i, crop in enumerate(batch):
-        angle = rng.uniform(0, 360)
+        angle = rng.uniform(-12, 12)
         matrix = cv2.getRotationMatrix2D((CROP / 2 - 0.5, CROP / 2 - 0.5), angle, rng.uniform(0.92, 1.08))
         turned[i] = matrix[:, :2] @ tops[i]
         img = cv2.warpAffine(crop, matrix, (CROP, CROP), borderMode=cv2.BORDER_REFLECT).astype(np.float32)

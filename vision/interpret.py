@@ -400,7 +400,9 @@ class Interpreter:
 
     def _roll(self, task: tuple) -> bool:
         wanted = min(task[1], sum(self.state.bag.values()))
-        seen = [c for c in self._pending if c.kind == "loose+"]
+        events = [e for e in self.referee.events if not e.undone]
+        since = events[-1].elapsed - 0.5 if events else 0.0  # dice seen before what the game did last are no roll
+        seen = [c for c in self._pending if c.kind == "loose+" and self._game_time(c.elapsed) >= since]
         if len(seen) < wanted:
             return False
         dice = sorted(seen[:wanted], key=lambda c: (c.where[0], c.where[1]))

@@ -43,6 +43,8 @@ class TrackerSettings:
     two of five frames must not win)."""
     loose_lead: int = 3
     """The same for a loose die: nothing hurries it (it lies there until it is taken), so it waits for more."""
+    under_share: float = 0.85
+    """A die higher up hides a die whose chip is within this share of its size (it rests on it)."""
     burst: int = 3
     """Committed things missing in one frame that make it a disturbed frame (a hand over the table)."""
     max_suspend_s: float = 4.0
@@ -269,8 +271,9 @@ class Tracker:
         return obs.elapsed - self._disturbed_since <= self.settings.max_suspend_s
 
     def _hidden(self, card: str, chip: int, level: int, on: dict[tuple[str, int], DieSeen]) -> bool:
-        """A die under another: a die seen higher up on the same spot of the card (or, without chip spots, any
-        die seen higher on the card)."""
+        """A die under another: a die seen higher up on the same spot of the card, or close enough to rest on it
+        (within ``under_share`` of its size: a die on top of four is off each one's centre), or, without chip
+        spots, any die seen higher on the card."""
         track = self.cards.get(card)
         spots = track.chips if track else {}
         mine = spots.get(chip)
@@ -278,7 +281,10 @@ class Tracker:
             if c != card or die.level <= level:
                 continue
             other = spots.get(k)
-            if mine is None or other is None or _dist(mine[0], other[0]) <= max(mine[1], other[1]):
+            if mine is None or other is None:
+                return True
+            reach = max(mine[1], other[1], self.settings.under_share * _box_size(die.box))
+            if _dist(mine[0], other[0]) <= reach:
                 return True
         return False
 

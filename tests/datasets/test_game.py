@@ -218,6 +218,8 @@ def test_an_unused_die_rolled_again_lands_away_from_where_it_lay() -> None:
         track = played.model.tracks[f"die:{p.facts['die']}"]
         before, after = track.at(p.start)[0], track.at(p.at + 0.01)[0]
         assert math.hypot(after.x - before.x, after.y - before.y) >= 1.7 * played.options.die_mm
+        swept = next(t for t in track.times if t > p.at)  # in view a while, its new face for all to see
+        assert swept >= p.at + 1.5 and track.at(swept + 0.01)[0] is None
 
 
 def test_cards_set_aside_at_the_deal_stay_in_sight() -> None:

@@ -117,3 +117,15 @@ def test_a_die_placed_just_before_its_card_is_taken_away_is_still_seen() -> None
     changes = [c for c in run(frames) if c.card == "F-001"]
     assert kinds(changes) == [("card+", "F-001", 0, ""), ("die+", "F-001", 1, "red5"), ("die+", "F-001", 2, "blue2"),
                               ("die-", "F-001", 1, "red5"), ("die-", "F-001", 2, "blue2"), ("card-", "F-001", 0, "")]
+
+
+def test_the_dice_under_one_resting_on_four_keep_their_chips() -> None:
+    # a pyramid: the top die rests on four, off each one's centre by more than a chip's radius
+    corners = ((-7.5, -7.5), (7.5, -7.5), (-7.5, 7.5), (7.5, 7.5))
+    spots = tuple(ChipSpot(k, (120.0 + dx, 130.0 + dy), 5.0) for k, (dx, dy) in enumerate(corners, 1))
+    card = CardSeen(CARD.corners, "bomb", "F-001", 0.9, (*spots, ChipSpot(5, (120.0, 130.0), 5.0, 1)))
+    four = tuple(DieSeen(f"red{k}", (112.0 + dx, 122.0 + dy, 128.0 + dx, 138.0 + dy), 0.9, ("F-001", k), 0)
+                 for k, (dx, dy) in enumerate(corners, 1))
+    top = DieSeen("blue4", (112.0, 122.0, 128.0, 138.0), 0.9, ("F-001", 5), 1)
+    changes = run([((card, OTHER), four)] * 6 + [((card, OTHER), ())] * 2 + [((card, OTHER), (top,))] * 40)
+    assert [c.kind for c in changes if c.kind.startswith("die")] == ["die+"] * 5
