@@ -42,21 +42,28 @@ class Pipeline:
         tracker: TrackerSettings | None = None,
         interpreter: InterpreterSettings | None = None,
     ) -> None:
-        from vision.cards import TableLayout
-        from vision.detector import Detector
-
-        self.detector = Detector(model, conf=conf)
-        self.layout = TableLayout(edition=config.edition)
+        self.config, self.model, self.conf = config, model, conf
         self.tracker = Tracker(tracker)
         self.interpreter = Interpreter(Referee(config, ManualClock()), interpreter)
         self.last: TableObservation | None = None
+        self._perceive: Any = None
+
+    def _perception(self) -> Any:
+        """Detector and card layout, loaded on the first frame (settling observations needs neither)."""
+        if self._perceive is None:
+            from vision.cards import TableLayout
+            from vision.detector import Detector
+
+            detector, layout = Detector(self.model, conf=self.conf), TableLayout(edition=self.config.edition)
+            self._perceive = lambda image, index, elapsed: layout.observe(image, detector.detect(image), index, elapsed)
+        return self._perceive
 
     @property
     def referee(self) -> Referee:
         return self.interpreter.referee
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
-        return self.layout.observe(image, self.detector.detect(image), index, elapsed)
+        return self._perception()(image, index, elapsed)
 
     def settle(self, observation: TableObservation) -> Step:
         before = len(self.referee.events)

@@ -17,10 +17,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from rules.clock import ManualClock
 from rules.config import GameConfig
 from rules.errors import RulesError
-from rules.referee import Referee
 from vision.errors import VisionError
 from vision.interpret import Interpreter, InterpreterSettings
 from vision.observation import TableObservation
@@ -52,17 +50,15 @@ def referee_run(observations: Iterable[TableObservation], config: GameConfig,
                 on_frame: Callable[[TableObservation, Tracker], None] | None = None) -> Interpreter:
     """Run observations through tracker and interpreter into a fresh referee; returns the interpreter (its
     ``referee`` holds the events). ``on_frame`` sees the tracker after each frame (evaluation)."""
-    track = Tracker(tracker)
-    interp = Interpreter(Referee(config, ManualClock()), interpreter)
-    last: TableObservation | None = None
+    from vision.pipeline import Pipeline
+
+    pipeline = Pipeline(config, tracker=tracker, interpreter=interpreter)
     for obs in observations:
-        interp.feed(track.update(obs), obs.frame, obs.elapsed)
+        pipeline.settle(obs)
         if on_frame is not None:
-            on_frame(obs, track)
-        last = obs
-    if last is not None:
-        interp.finish(last.frame, last.elapsed)
-    return interp
+            on_frame(obs, pipeline.tracker)
+    pipeline.finish()
+    return pipeline.interpreter
 
 
 def result(interp: Interpreter) -> dict[str, Any]:
