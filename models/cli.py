@@ -49,6 +49,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     evaluate.add_argument("--data", required=True, help="dataset directory (images/ and truth/)")
     evaluate.add_argument("--model", default=None, help="weights (.onnx or .pt; default: the shipped model)")
+    evaluate.add_argument("--reader", default=None, help="die reader (.onnx; default: the shipped one)")
     evaluate.add_argument("--backend", choices=("onnx", "torch"), default=None, help="runtime (default from suffix)")
     evaluate.add_argument("--imgsz", default=None, help="inference size WxH or W (default: the model's)")
     evaluate.add_argument("--limit", type=int, default=0, help="only the first N images (default all)")
@@ -107,7 +108,9 @@ def run_eval(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
 
     try:
-        report = evaluate(args.data, model=args.model, backend=args.backend, imgsz=args.imgsz, limit=args.limit)
+        report = evaluate(
+            args.data, model=args.model, backend=args.backend, imgsz=args.imgsz, limit=args.limit, reader=args.reader
+        )
     except (ModelsError, VisionError) as error:
         print(f"fuse-referee eval: {error}", file=sys.stderr)
         return 2

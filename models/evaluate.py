@@ -88,6 +88,7 @@ def evaluate(
     imgsz: str | None = None,
     limit: int = 0,
     conf: float = 0.25,
+    reader: str | Path | None = None,
 ) -> dict[str, Any]:
     """Evaluate a model (default: the shipped ONNX) on every truth JSON under ``data``; a report dict."""
     from vision.detector import Detector, read_image
@@ -95,7 +96,7 @@ def evaluate(
     files = sorted(Path(data).glob("truth/*.json"))[: limit or None]
     if not files:
         raise EvaluationError(f"no truth/*.json under {str(data)!r}: expected a dataset from fuse-referee synth")
-    detector = Detector(model, backend=backend, imgsz=imgsz, conf=ALL_CONF, max_det=300)
+    detector = Detector(model, backend=backend, imgsz=imgsz, conf=ALL_CONF, max_det=300, reader=reader)
     index = {name: i for i, name in enumerate(detector.names)}
     is_card = np.array([name in CARD_TYPES for name in detector.names])
     records: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []  # tp, conf, class, agnostic tp
@@ -115,7 +116,8 @@ def evaluate(
         tp = true_positives(det.xyxy, det.class_id, gt_box, gt_cls)
         agnostic = true_positives(det.xyxy, is_card[det.class_id].astype(int), gt_box, is_card[gt_cls].astype(int))
         records.append((tp, det.confidence, det.class_id, agnostic[:, 0]))
-        keep = det[det.confidence >= conf]
+        # matched at the locator's confidence: a die found but misread counts against accuracy, not as a miss
+        keep = det[det.data.get("located", det.confidence) >= conf]
         keep_card = is_card[keep.class_id]
         names = keep.class_name
         for dice in (True, False):

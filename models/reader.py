@@ -149,6 +149,8 @@ def train_reader(
     out: str | Path,
     threads: int | None = None,
     val_share: float = 0.05,
+    init: str | Path | None = None,
+    max_lr: float = 3e-3,
 ) -> dict:
     """Train on an ``.npz`` of crops; writes ``OUT/reader.pt`` (best on the held-back share) and ``OUT/log.json``."""
     import torch
@@ -164,9 +166,11 @@ def train_reader(
     val, train = order[:n_val], order[n_val:]
     colours = reader_colours()
     net = _network()(len(colours))
-    optimiser = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if init is not None:  # continue an earlier run with a fresh schedule
+        net.load_state_dict(torch.load(init, map_location="cpu")["state"])
+    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * (len(train) // batch)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=3e-3, total_steps=max(steps, 1))
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=max(steps, 1))
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -210,6 +214,8 @@ def train_reader(
             torch.save({"state": net.state_dict(), "colours": colours, "crop": CROP}, out / "reader.pt")
     record = {
         "crops": str(crops),
+        "init": str(init) if init else None,
+        "max_lr": max_lr,
         "train": len(train),
         "val": len(val),
         "epochs": epochs,
@@ -274,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--seed", type=int, default=0)
     fit.add_argument("--threads", type=int, default=None)
     fit.add_argument("--out", default="runs/reader")
+    fit.add_argument("--init", default=None, help="continue from this reader.pt")
+    fit.add_argument("--max-lr", type=float, default=3e-3)
     export = sub.add_parser("export", help="export reader.pt to ONNX")
     export.add_argument("weights")
     export.add_argument("out")
@@ -283,7 +291,14 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(make_crops(args.data, args.out, jitters=args.jitters, seed=args.seed)))
         elif args.verb == "train":
             train_reader(
-                args.crops, epochs=args.epochs, batch=args.batch, seed=args.seed, out=args.out, threads=args.threads
+                args.crops,
+                epochs=args.epochs,
+                batch=args.batch,
+                seed=args.seed,
+                out=args.out,
+                threads=args.threads,
+                init=args.init,
+                max_lr=args.max_lr,
             )
         else:
             print(export_reader(args.weights, args.out))

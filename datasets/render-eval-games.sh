@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Render the games the vision pipeline is evaluated on (README, "Vision pipeline"): 2-5 players of FUSE, 1-4 of
+# Countdown, three in the held-out style. About 30 s each on 2 cores. Usage: bash datasets/render-eval-games.sh OUT
+set -euo pipefail
+out=${1:?usage: render-eval-games.sh OUT}
+r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
+r s11 --seed 11
+r s23 --seed 23
+r p2s31 --seed 31
+r p3s5 --seed 5 --players 3
+r p3s12 --seed 12 --players 3
+r p3s61 --seed 61 --players 3
+r p4s8 --seed 8 --players 4
+r p4s9 --seed 9 --players 4
+r p4s73 --seed 73 --players 4
+r p5s17 --seed 17 --players 5
+r h2s88 --seed 88 --style heldout
+r h3s44 --seed 44 --players 3 --style heldout
+r h4s90 --seed 90 --players 4 --style heldout
+r cd1s3 --seed 3 --players 1 --edition countdown
+r cd2s5 --seed 5 --edition countdown
+r cd3s14 --seed 14 --players 3 --edition countdown
+r cd4s21 --seed 21 --players 4 --edition countdown
