@@ -17,10 +17,15 @@ import numpy as np
 from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
-from vision.identify import MIN_SEEN, Identity
+from vision.identify import Identity
 from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation
 
 STILL_IOU = 0.9
+"""A card whose box overlaps its last box this much has not moved: its corners and identity are reused."""
+SAME_IOU = 0.5
+"""A card overlapping a named card's last box this much, in sight without a break, is that card: a card does not
+change in place without being lifted (its box gone for a frame at least), while the dice and hands over it can
+change its box and hide what names it."""
 RETRY_FRAMES = 10
 FORGET_FRAMES = 60
 """A named card missing from the detections (a hand over it) is remembered this many frames. When a card shows
@@ -29,6 +34,10 @@ it is still that one (with at least ``identify.MIN_SEEN`` of its cells explained
 chips that told it from its twins. A card of another look identified there replaces it at once. Measured with
 ``python -m vision.measure_cards datasets/sample`` (layout on every frame, truth boxes): dice on chips right
 118 of 128, none wrong; 68 when missing cards are forgotten at once."""
+KEEP_SEEN = 0.25
+"""A card already named keeps its name with this share of its cells explained (naming a card afresh needs
+``identify.MIN_SEEN``): confirming what was seen in that place needs less evidence than naming it anew, and a
+completed card carries dice on every chip and often a hand."""
 REACH = 1.3
 """A die rests on a chip when its box centre is within this many chip radii of the chip's spot."""
 FRONT_TYPES = ("bomb", "spark", "fuse", "role")
@@ -168,13 +177,15 @@ class TableLayout:
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = max(range(len(self._known)), key=lambda k: box_iou(self._known[k].box, box), default=None)
             old = self._known[k] if k is not None and k not in used else None
-            if old is not None and (box_iou(old.box, box) < STILL_IOU or old.card.type != kind):
+            overlap = box_iou(old.box, box) if old is not None else 0.0
+            if old is not None and (overlap < SAME_IOU or old.card.type != kind):
                 old = None
             name = old.name if old is not None else None
             if old is not None:
                 used.add(k)  # type: ignore[arg-type]
                 retry = 1 if name is not None else RETRY_FRAMES
-                if old.last >= index - 1 and (old.card.card_id is not None or index - old.frame < retry):
+                still = overlap >= STILL_IOU and old.last >= index - 1
+                if still and (old.card.card_id is not None or index - old.frame < retry):
                     cards.append(old.card)
                     known.append(_Known(old.box, old.card, old.frame, index, name))
                     continue
@@ -182,8 +193,9 @@ class TableLayout:
             if found is None:
                 continue
             seen, identity = found
+            in_sight = old is not None and old.last >= index - 1  # seen in this place without a break
             if (seen.card_id is None and name is not None and identity is not None
-                    and identity.best == name.card_id and identity.seen >= MIN_SEEN):
+                    and (in_sight or (identity.best == name.card_id and identity.seen >= KEEP_SEEN))):
                 # in the same place as a card named before and still closest to it: it keeps its name though
                 # dice or a hand now cover the chips that told it from its twins
                 cards.append(name)
