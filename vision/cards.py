@@ -137,6 +137,8 @@ class TableLayout:
         self._gallery = gallery
         self._edition = edition
         self._known: list[_Known] = []
+        self._previous = -1
+        """The index of the last frame observed: a live source skips frames, so "seen last frame" means this."""
 
     @property
     def gallery(self) -> Gallery:
@@ -184,7 +186,7 @@ class TableLayout:
             if old is not None:
                 used.add(k)  # type: ignore[arg-type]
                 retry = 1 if name is not None else RETRY_FRAMES
-                still = overlap >= STILL_IOU and old.last >= index - 1
+                still = overlap >= STILL_IOU and old.last >= self._previous
                 if still and (old.card.card_id is not None or index - old.frame < retry):
                     cards.append(old.card)
                     known.append(_Known(old.box, old.card, old.frame, index, name))
@@ -193,7 +195,7 @@ class TableLayout:
             if found is None:
                 continue
             seen, identity = found
-            in_sight = old is not None and old.last >= index - 1  # seen in this place without a break
+            in_sight = old is not None and old.last >= self._previous  # seen in this place without a break
             if (seen.card_id is None and name is not None and identity is not None
                     and (in_sight or (identity.best == name.card_id and identity.seen >= KEEP_SEEN))):
                 # in the same place as a card named before and still closest to it: it keeps its name though
@@ -207,6 +209,7 @@ class TableLayout:
         known += [k for i, k in enumerate(self._known)
                   if i not in used and k.name is not None and index - k.last <= FORGET_FRAMES]
         self._known = known
+        self._previous = index
         dice = assign_dice(tuple(cards), detections.dice)
         return TableObservation(index, round(float(elapsed), 3), w, h, tuple(cards), dice)
 

@@ -137,6 +137,8 @@ class Detector:
             raise DetectorError("the onnx backend needs onnxruntime (pip install onnxruntime)") from error
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or os.cpu_count() or 1
+        # no spin-waiting after a run: the locator and the reader take turns on the same cores
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         try:
             self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])

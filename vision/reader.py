@@ -53,6 +53,8 @@ class DieReader:
             raise DetectorError(f"no die-reader model at {str(self.path)!r}")
         options = ort.SessionOptions()
         options.intra_op_num_threads = threads or os.cpu_count() or 1
+        # no spin-waiting after a run: the locator and the reader take turns on the same cores
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(self.path), options, providers=["CPUExecutionProvider"])
         except Exception as error:  # onnxruntime raises its own exception types
