@@ -74,6 +74,13 @@ def read_image(path: str | Path) -> np.ndarray:
     return image
 
 
+def game_colours(edition: str) -> frozenset[str]:
+    """The die colours (``red``, ``black/yellow``) of an edition's dice set, as the reader names them."""
+    from rules.dice import Die, load_dice_set
+
+    return frozenset(str(Die(kind.colours, 1))[:-1] for kind in load_dice_set(edition).kinds)
+
+
 def parse_size(text: str | int | tuple[int, int] | None) -> tuple[int, int] | None:
     """``"960x544"``, ``"960"``, 960 or (960, 544) -> (width, height); sides are rounded up to multiples of 32."""
     if text is None:
@@ -94,7 +101,8 @@ class Detector:
     (default from the suffix); ``imgsz``: network input (width, height) for the torch backend or a
     dynamic ONNX model (a fixed ONNX model uses its own); ``conf``, ``iou``: score threshold and NMS overlap;
     ``threads``: ONNX Runtime's intra-op threads (default: every core); ``reader``: the die reader's ONNX file
-    (default: the shipped one), used when the model's classes are the locator's (``die`` and the card types).
+    (default: the shipped one), used when the model's classes are the locator's (``die`` and the card types);
+    ``colours``: the die colours that exist in the game (``game_colours(edition)``), or None for all.
     """
 
     def __init__(
@@ -108,6 +116,7 @@ class Detector:
         max_det: int = 300,
         threads: int | None = None,
         reader: str | Path | None = None,
+        colours: frozenset[str] | None = None,
     ) -> None:
         self.path = Path(model) if model else SHIPPED_MODEL
         if not self.path.is_file():
@@ -115,7 +124,7 @@ class Detector:
         self.backend = backend or ("torch" if self.path.suffix == ".pt" else "onnx")
         if self.backend not in ("onnx", "torch"):
             raise DetectorError(f"unknown backend {self.backend!r}: expected onnx or torch")
-        self.conf, self.iou, self.max_det = conf, iou, max_det
+        self.conf, self.iou, self.max_det, self.colours = conf, iou, max_det, colours
         size = parse_size(imgsz)
         if self.backend == "onnx":
             self._load_onnx(threads, size)
@@ -214,7 +223,7 @@ class Detector:
         if self.reader is None:
             return located
         is_die = np.array([name == "die" for name in located.class_name], bool)
-        names, colour_p, face_p = self.reader.read(image, located.xyxy[is_die])
+        names, colour_p, face_p = self.reader.read(image, located.xyxy[is_die], self.colours)
         class_id = np.empty(len(located), np.int64)
         class_id[~is_die] = [self._index[name] for name, die in zip(located.class_name, is_die) if not die]
         class_id[is_die] = [self._index[name] for name in names]

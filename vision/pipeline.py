@@ -30,6 +30,17 @@ class Step:
     """Events the referee recorded on this frame (accepted or refused)."""
 
 
+def perception(edition: str | None, model: str | None = None, conf: float = 0.25) -> Any:
+    """``(image, index, elapsed) -> TableObservation``: the detector and the card layout, loaded once."""
+    from vision.cards import TableLayout
+    from vision.detector import Detector, game_colours
+
+    colours = game_colours(edition) if edition else None  # a FUSE table has no split dice to read
+    detector = Detector(model, conf=conf, colours=colours)
+    layout = TableLayout(edition=edition)
+    return lambda image, index, elapsed: layout.observe(image, detector.detect(image), index, elapsed)
+
+
 class Pipeline:
     """Everything between a decoded frame and the referee, loaded once."""
 
@@ -51,11 +62,7 @@ class Pipeline:
     def _perception(self) -> Any:
         """Detector and card layout, loaded on the first frame (settling observations needs neither)."""
         if self._perceive is None:
-            from vision.cards import TableLayout
-            from vision.detector import Detector
-
-            detector, layout = Detector(self.model, conf=self.conf), TableLayout(edition=self.config.edition)
-            self._perceive = lambda image, index, elapsed: layout.observe(image, detector.detect(image), index, elapsed)
+            self._perceive = perception(self.config.edition, self.model, self.conf)
         return self._perceive
 
     @property

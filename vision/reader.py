@@ -65,14 +65,20 @@ class DieReader:
         self.colours: tuple[str, ...] = tuple(json.loads(meta["colours"]))
         self.crop = int(self.session.get_inputs()[0].shape[2])
 
-    def read(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+    def read(
+        self, image: np.ndarray, boxes: np.ndarray, colours: frozenset[str] | None = None
+    ) -> tuple[list[str], np.ndarray, np.ndarray]:
         """For (N, 4) boxes in ``image`` (BGR): the die names (``red5``, ``black/yellow2``), and the colour and
-        face probabilities of those readings, each (N,)."""
+        face probabilities of those readings, each (N,). ``colours`` limits the readings to the dice that exist
+        in the game (FUSE has no split dice), the probabilities renormalised over them."""
         if len(boxes) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
         crops = np.stack([crop_die(image, box, self.crop) for box in boxes])
         blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255.0)
         colour_p, face_p = self.session.run(None, {"crops": blob})
+        if colours is not None:
+            colour_p = colour_p * np.array([c in colours for c in self.colours], np.float32)
+            colour_p /= np.maximum(colour_p.sum(1, keepdims=True), 1e-9)
         colour, face = colour_p.argmax(1), face_p.argmax(1)
         names = [f"{self.colours[c]}{f + 1}" for c, f in zip(colour, face)]
         rows = np.arange(len(boxes))

@@ -93,19 +93,17 @@ def result(interp: Interpreter) -> dict[str, Any]:
 def video_observations(path: Path, model: str | None = None, conf: float = 0.25,
                        first_elapsed: float = 0.0, edition: str | None = None) -> Iterator[TableObservation]:
     """Each frame of a video through the detector and the card layout (``vision.cards``)."""
-    from vision.detector import Detector
+    from vision.pipeline import perception
     from vision.sources import VideoFile
 
     with _native_stderr_silenced():  # FFmpeg prints its own complaint about a broken file; ours quotes the path
         source = VideoFile(path)
-    detector = Detector(model, conf=conf)
-    layout = _layout(edition)
+    observe = perception(edition, model, conf)
     try:
         frames = 0
         for frame in source:
             frames += 1
-            detections = detector.detect(frame.image)
-            yield layout(frame.image, detections, frame.index, first_elapsed + frame.time)
+            yield observe(frame.image, frame.index, first_elapsed + frame.time)
         if frames == 0:
             raise VisionError(f"cannot read video {str(path)!r}: no frame decodes")
     finally:
@@ -123,17 +121,6 @@ def _native_stderr_silenced() -> Iterator[None]:
     finally:
         os.dup2(saved, 2)
         os.close(saved)
-
-
-def _layout(edition: str | None) -> Any:
-    """The card reader's per-frame observation builder (``vision.cards``), stateful when it offers that."""
-    try:
-        from vision import cards
-    except ImportError as exc:
-        raise VisionError(f"the card reader (vision.cards) is not available: {exc}") from None
-    if hasattr(cards, "TableLayout"):
-        return cards.TableLayout(edition=edition).observe
-    return lambda frame, detections, index, elapsed: cards.observe(frame, detections, index=index, elapsed=elapsed)
 
 
 def locate(recording: str) -> tuple[Path, dict[str, Any] | None]:
