@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -32,9 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     from vision.pipeline import Pipeline
     from vision.score import config_from_truth, locate
     from vision.sources import VideoFile
-    from webui.feeds import sample_folder
-
-    video, truth = locate(args.recording or str(sample_folder()))
+    sample = Path(__file__).resolve().parent.parent / "datasets" / "sample"
+    video, truth = locate(args.recording or str(sample))
     config = config_from_truth(truth) if truth else None
     if config is None:
         print("the recording needs a truth.json beside it for its game config")

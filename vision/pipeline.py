@@ -1,15 +1,12 @@
-"""The whole referee pipeline, one frame at a time, and the dashboard's live feed built on it.
+"""The whole referee pipeline, one frame at a time.
 
 ``Pipeline.step(image, index, elapsed)``: detector -> card layout -> settled-state tracker -> interpreter ->
-referee, returning what the frame showed and the events it settled. ``open_feed(source, config)`` runs a
-pipeline on a camera, video file, image folder or stream in a background thread, always on the newest frame,
-and hands the dashboard (``webui.feeds.Feed``) the reports and annotated frames.
+referee, returning what the frame showed and the events it settled. The dashboard's live feed
+(``webui.vision_feed``) runs one on a camera, file, folder or stream.
 """
 
 from __future__ import annotations
 
-import threading
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,95 +85,4 @@ class Pipeline:
         before = len(self.referee.events)
         self.interpreter.finish(self.last.frame, self.last.elapsed)
         return tuple(self.referee.events[before:])
-
-
-def marks(observation: TableObservation, illegal: set[tuple[str, int]]) -> list[Any]:
-    """The overlay's outlines: each card (its id, or ``unknown``) and each die (amber when not on a chip of a
-    recognised card, red on a chip where a violation was flagged)."""
-    from webui.feeds import Mark
-
-    out = []
-    for card in observation.cards:
-        xs, ys = [p[0] for p in card.corners], [p[1] for p in card.corners]
-        status = "legal" if card.card_id else "unsure"
-        out.append(Mark((min(xs), min(ys), max(xs), max(ys)), card.card_id or f"unknown {card.type}", status))
-    for die in observation.dice:
-        card, chip = die.on if die.on else ("", 0)
-        status = "illegal" if die.on in illegal else ("legal" if die.on else "unsure")
-        out.append(Mark(die.box, die.die, status, card, chip))
-    return out
-
-
-class VisionFeed:
-    """A ``webui.feeds.Feed`` that referees a camera (or video, folder, stream) through a ``Pipeline``."""
-
-    kind = "vision"
-    simulated = False
-    autostart = False
-
-    def __init__(self, source: str, config: GameConfig, *, model: str | None = None) -> None:
-        from vision.sources import open_source
-
-        self.source_text = source
-        self.source = open_source(source, realtime=True)  # a video plays at its own pace, as a camera would
-        self.label = self.source.description
-        self.pipeline = Pipeline(config, model=model)
-        self.cursor = 0
-        self.error = ""
-        self._reports: deque[Any] = deque()
-        self._frame: Any = None
-        self._stop = threading.Event()
-        self._lock = threading.Lock()
-        self._thread = threading.Thread(target=self._run, name="vision-feed", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        from webui.feeds import Frame, Report
-
-        illegal: set[tuple[str, int]] = set()
-        try:
-            while not self._stop.is_set():
-                frame = self.source.read(timeout=0.5)
-                if frame is None:
-                    if self.source.finished:
-                        break
-                    continue
-                step = self.pipeline.step(frame.image, frame.index, frame.time)
-                for event in step.events:
-                    if not event.accepted and event.action.startswith("place "):
-                        card, _, chip = event.action.split()[2].rpartition(":")
-                        illegal.add((card, int(chip)))
-                with self._lock:
-                    for event in step.events:
-                        self._reports.append(Report(frame.time, event.action, "vision", event.confidence, event.frame))
-                    self._frame = Frame(frame.image, frame.index, marks(step.observation, illegal))
-        except Exception as error:  # the dashboard shows why the feed stopped rather than dying silently
-            self.error = f"vision feed stopped: {type(error).__name__}: {error}"
-
-    def poll(self, elapsed: float) -> list[Any]:
-        with self._lock:
-            reports = list(self._reports)
-            self._reports.clear()
-        self.cursor += len(reports)
-        return reports
-
-    def frame(self, elapsed: float) -> Any:
-        with self._lock:
-            return self._frame
-
-    def ready_to_start(self) -> bool:
-        return self.pipeline.referee.state.phase not in ("deal", "reveal", "role")
-
-    def state(self) -> dict[str, Any]:
-        return {"kind": "vision", "source": self.source_text, "cursor": self.cursor, "error": self.error}
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self.source.close()
-
-
-def open_feed(source: str, config: GameConfig) -> VisionFeed:
-    """The dashboard's feed for ``--source`` (``webui.feeds.vision_feed``)."""
-    return VisionFeed(source, config)
 

@@ -15,4 +15,3 @@ class SetupError(WebUIError):
     """A game setup that cannot be played (bad players, difficulty, role...)."""
 
 
-NO_VISION = "no vision pipeline is installed yet: use the sample (no --source) or enter events by hand"

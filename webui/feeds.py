@@ -7,9 +7,7 @@ Kinds of feed:
   with its rendered video ``game.mp4`` and per-frame truth ``frames.json.gz``), the simulated fallback game
   (``webui.simulated``) or any log file given as ``--source``;
 - ``ManualFeed``: nothing of its own: reports are typed in the dashboard or posted to ``/api/report``;
-- the vision pipeline's feed (camera, video file or URL), looked up lazily in ``vision.pipeline``, which must
-  offer ``open_feed(source: str, config: GameConfig) -> Feed`` returning an object with this module's
-  ``Feed`` interface.
+- the vision pipeline's feed (camera, video file, folder or URL), ``webui.vision_feed.VisionFeed``.
 
 A feed is driven by the game clock: ``poll(elapsed)`` returns the reports due by then, so pausing the clock
 pauses a recorded game too, and ``cursor`` (reports handed out) is saved with the game so a resumed session
@@ -28,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from webui.errors import NO_VISION, FeedError
+from webui.errors import FeedError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -312,16 +310,15 @@ def sample_feed(folder: Path, cursor: int = 0, speed: float = 1.0) -> tuple[dict
 
 
 def vision_feed(source: str, config: GameConfig) -> Feed:
-    """The vision pipeline's feed for a camera index, video file or URL (``vision.pipeline.open_feed``)."""
+    """The vision pipeline's feed for a camera index, video file, folder or URL (``webui.vision_feed``); a
+    source that cannot be opened is a one-line ``FeedError``."""
+    from vision.errors import VisionError
+    from webui.vision_feed import VisionFeed
+
     try:
-        module = importlib.import_module("vision.pipeline")
-    except ModuleNotFoundError as exc:
-        if exc.name not in ("vision", "vision.pipeline"):
-            raise
-        raise FeedError(NO_VISION) from None
-    if not hasattr(module, "open_feed"):
-        raise FeedError("vision.pipeline has no open_feed(source, config): the pipeline is not ready yet")
-    return module.open_feed(source, config)
+        return VisionFeed(source, config)
+    except VisionError as error:
+        raise FeedError(str(error)) from None
 
 
 def reopen(state: dict[str, Any], config: GameConfig) -> Feed:

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from rules.config import GameConfig
-from vision.errors import SourceError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
@@ -58,22 +57,14 @@ def test_the_sample_deal_is_seen_on_the_real_frames(sample_frames: list[np.ndarr
     assert all(a in [x for _, x in truth["log"]] for a in dealt), dealt  # no deal that did not happen
 
 
-def test_the_live_feed_refuses_a_missing_source_in_one_line(tmp_path: Path) -> None:
-    from vision.pipeline import open_feed
-
-    with pytest.raises(SourceError, match="cannot open") as info:
-        open_feed(str(tmp_path / "nothing.mp4"), GameConfig("fuse", 2))
-    assert "\n" not in str(info.value)
-
-
 def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path, sample_frames: list[np.ndarray]) -> None:
     import time
 
-    from vision.pipeline import open_feed
+    from webui.vision_feed import VisionFeed
 
     for i, image in enumerate(sample_frames[-4:]):  # the hands are dealt by then
         cv2.imwrite(str(tmp_path / f"{i:03d}.png"), image)
-    feed = open_feed(str(tmp_path), GameConfig("fuse", 2))
+    feed = VisionFeed(str(tmp_path), GameConfig("fuse", 2))
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not feed.error and getattr(feed.frame(0.0), "index", -1) < 3:

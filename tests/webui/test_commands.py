@@ -10,7 +10,6 @@ import pytest
 
 from webui import bench
 from webui.cli import main
-from webui.errors import NO_VISION
 
 
 def test_importing_the_package_and_commands_is_cheap() -> None:
@@ -23,15 +22,6 @@ def test_run_is_registered() -> None:
     with pytest.raises(SystemExit) as done:
         main(["run", "--help"])
     assert done.value.code == 0
-
-
-def test_run_with_a_camera_but_no_vision_pipeline(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
-    import importlib.util
-
-    if importlib.util.find_spec("vision.pipeline") is not None:
-        pytest.skip("a vision pipeline is installed")
-    assert main(["run", "--source", "0", "--db", str(tmp_path / "s.sqlite"), "--port", "0"]) == 2
-    assert capsys.readouterr().err.strip() == f"error: {NO_VISION}"
 
 
 @pytest.mark.parametrize(("args", "words"), [

@@ -15,7 +15,7 @@ from rules.config import GameConfig
 from rules.referee import Referee
 from tests.webui.conftest import make_app
 from webui import feeds, table
-from webui.errors import NO_VISION, FeedError
+from webui.errors import FeedError
 from webui.feeds import FrameSet, LogFeed, Report, read_log_file, reopen
 from webui.setup import GameSetup, engine_deal
 from webui.simulated import DEFAULT_SEED, UNSURE_CONFIDENCE, simulated_feed, simulated_reports
@@ -62,20 +62,10 @@ def test_log_file_errors_quote_the_file(tmp_path: Path) -> None:
         read_log_file(bad)
 
 
-def test_no_vision_pipeline_gives_the_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
-
-    real = importlib.import_module
-
-    def fake(name: str, *args):  # type: ignore[no-untyped-def]
-        if name == "vision.pipeline":
-            raise ModuleNotFoundError(name="vision.pipeline")
-        return real(name, *args)
-
-    monkeypatch.setattr(feeds.importlib, "import_module", fake)
-    with pytest.raises(FeedError) as caught:
-        feeds.vision_feed("0", GameConfig())
-    assert str(caught.value) == NO_VISION
+def test_a_source_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
+    with pytest.raises(FeedError, match="cannot open") as caught:
+        feeds.vision_feed(str(tmp_path / "nothing.mp4"), GameConfig())
+    assert "\n" not in str(caught.value)
 
 
 def make_sample(folder: Path) -> dict:
