@@ -8,6 +8,7 @@ those a physical die would show.
 
 from __future__ import annotations
 
+import colorsys
 import itertools
 from functools import lru_cache
 
@@ -98,22 +99,54 @@ def _pips(img: np.ndarray, value: int, ink: tuple) -> None:
         glyphs.circle(img, (s / 2 + dx * s * 0.27, s / 2 + dy * s * 0.27), s * 0.085, ink)
 
 
+Tint = tuple[float, float, float]
+NO_TINT: Tint = (0.0, 1.0, 1.0)
+
+
+def body_colour(family: str, colour: str, tint: Tint = NO_TINT) -> tuple[int, int, int]:
+    """BGR body colour of one die colour in a look family, with the dice set's tint (hue shift in degrees,
+    saturation and value gains)."""
+    b, g, r = BODY[family][colour]
+    if tint == NO_TINT:
+        return b, g, r
+    h, sat, val = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)
+    h = (h + tint[0] / 360) % 1.0
+    rgb = colorsys.hsv_to_rgb(h, min(1.0, sat * tint[1]), min(1.0, val * tint[2]))
+    return round(rgb[2] * 255), round(rgb[1] * 255), round(rgb[0] * 255)
+
+
+def _luma(bgr: tuple) -> float:
+    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+
+
+def ink_colour(ink: str, colours: tuple[str, ...], family: str, body: tuple) -> tuple[int, int, int]:
+    """BGR of a named (``white``, ``dark``, ``gold``) or ``#rrggbb`` ink on a die of ``colours``: makers print
+    the numerals legibly, so an ink too close to the body's brightness becomes white or dark."""
+    if ink.startswith("#"):
+        r, g, b = (int(ink[i : i + 2], 16) for i in (1, 3, 5))
+        if abs(_luma((b, g, r)) - _luma(body)) >= 70:
+            return b, g, r
+        return INKS["white"] if _luma(body) < 128 else INKS["dark"]
+    if ink == "white" and colours == ("yellow",) and family == "classic":
+        return INKS["dark"]
+    if ink == "gold" and colours == ("yellow",):
+        return INKS["dark"]  # gold on yellow is illegible; makers print such dice in a dark ink
+    if colours == ("black",) and ink == "dark":
+        return INKS["white"]
+    return INKS[ink]
+
+
 @lru_cache(maxsize=1024)
-def face_texture(colours: tuple[str, ...], value: int, look: str, faces: str, ink: str) -> tuple[np.ndarray, ...]:
+def face_texture(
+    colours: tuple[str, ...], value: int, look: str, faces: str, ink: str, tint: Tint = NO_TINT
+) -> tuple[np.ndarray, ...]:
     """BGR texture of the flat part of one die face, FACE_PX square, and its mip levels."""
     s = FACE_PX
-    palette = BODY[look]
     img = np.empty((s, s, 3), np.uint8)
-    img[:] = palette[colours[0]]
+    img[:] = body_colour(look, colours[0], tint)
     if len(colours) == 2:
-        img[~_split_mask(s)] = palette[colours[1]]
-    ink_bgr = INKS[ink]
-    if ink == "white" and colours == ("yellow",):
-        ink_bgr = INKS["dark"] if look == "classic" else ink_bgr
-    if ink == "gold" and colours == ("yellow",):
-        ink_bgr = INKS["dark"]  # gold on yellow is illegible; makers print such dice in a dark ink
-    if colours == ("black",) and ink == "dark":
-        ink_bgr = INKS["white"]
+        img[~_split_mask(s)] = body_colour(look, colours[1], tint)
+    ink_bgr = ink_colour(ink, colours, look, body_colour(look, colours[0], tint))
     mark = np.zeros((s, s, 3), np.uint8)
     if faces == "pip":
         _pips(mark, value, (255, 255, 255))
@@ -124,7 +157,7 @@ def face_texture(colours: tuple[str, ...], value: int, look: str, faces: str, in
         # split dice: light ink with a dark rim so it reads on both halves
         rim = cv2.dilate(alpha, np.ones((5, 5), np.uint8))[..., None]
         img = (img * (1 - rim) + np.array(INKS["dark"], np.float32) * rim).astype(np.uint8)
-        ink_bgr = INKS["white"] if ink != "gold" else ink_bgr
+        ink_bgr = INKS["white"] if ink in ("white", "dark") else ink_bgr
     img = (img * (1 - alpha) + np.array(ink_bgr, np.float32) * alpha).astype(np.uint8)
     # the flat face darkens a little towards its rounded edges
     yy, xx = np.mgrid[0:s, 0:s].astype(np.float32) / (s - 1) * 2 - 1

@@ -11,7 +11,7 @@ import numpy as np
 from datasets import glyphs
 from datasets.camera import Projector
 from datasets.classes import die_kinds
-from datasets.dieface import BODY, NORMALS, PIP_OPPOSITES, body_faces, face_texture, face_up_vector, orientation
+from datasets.dieface import NORMALS, PIP_OPPOSITES, body_colour, body_faces, face_texture, face_up_vector, orientation
 from datasets.frame import Frame
 from datasets.geometry import polygon_area
 from datasets.scene import DieLook, PlacedDie
@@ -86,10 +86,10 @@ def draw_die(
     canvas = np.zeros((h, w, 3), np.uint8)
     alpha = np.zeros((h, w), np.uint8)
     local = hull - [x0, y0] - 0.5
-    body = np.array(BODY[look.family][colours[0]], np.float64)
+    body = np.array(body_colour(look.family, colours[0], look.tint), np.float64)
     if len(colours) == 2:
         # a split die's rounded edges show either colour: use the darker for the thin silhouette band
-        other = np.array(BODY[look.family][colours[1]], np.float64)
+        other = np.array(body_colour(look.family, colours[1], look.tint), np.float64)
         body = body if body.sum() < other.sum() else other
     top_shade = ambient + (1 - ambient) * max(0.0, light[2])
 
@@ -131,7 +131,7 @@ def draw_die(
         )
         qpx = proj.project(quad) - [x0, y0] - 0.5
         side = float(np.max(np.linalg.norm(qpx - np.roll(qpx, 1, axis=0), axis=1)))
-        levels = face_texture(colours, values[index], look.family, look.faces, look.ink)
+        levels = face_texture(colours, values[index], look.family, look.faces, look.ink, look.tint)
         tex = levels[0]
         for level in levels:
             if level.shape[0] >= side:

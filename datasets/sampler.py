@@ -6,6 +6,7 @@ from (seed, index) so that a dataset renders to the same bytes however the work 
 
 from __future__ import annotations
 
+import colorsys
 import math
 from functools import lru_cache
 
@@ -52,6 +53,23 @@ def _choice(rng: np.random.Generator, options: tuple[str, ...]) -> str:
     return options[int(rng.integers(len(options)))]
 
 
+GOLD_HUES = (30.0, 70.0)
+"""Hues (degrees) an ``any`` ink never takes: the held-out look's gold numerals stay unseen in training."""
+
+
+def _ink(rng: np.random.Generator, name: str) -> str:
+    """``any`` -> a random ink as ``#rrggbb``: a light or dark grey, or a colour outside ``GOLD_HUES``."""
+    if name != "any":
+        return name
+    if rng.random() < 0.4:
+        grey = rng.uniform(0.75, 1.0) if rng.random() < 0.5 else rng.uniform(0.05, 0.3)
+        rgb = (grey, grey, grey)
+    else:
+        hue = rng.uniform(GOLD_HUES[1], GOLD_HUES[0] + 360) % 360
+        rgb = colorsys.hsv_to_rgb(hue / 360, rng.uniform(0.45, 0.9), rng.uniform(0.35, 0.95))
+    return "#" + "".join(f"{round(v * 255):02x}" for v in rgb)
+
+
 def sample_setting(rng: np.random.Generator, style: Style) -> Setting:
     """Camera, table, light and the look of dice and cards (what stays fixed through one game)."""
     w, h = (int(v) for v in _choice(rng, style.sizes).split("x"))
@@ -63,7 +81,8 @@ def sample_setting(rng: np.random.Generator, style: Style) -> Setting:
         rounding=_u(rng, style.rounding),
         shine=_u(rng, style.shine),
         faces="pip" if rng.random() < style.pip_share else "numeral",
-        ink=_choice(rng, style.inks),
+        ink=_ink(rng, _choice(rng, style.inks)),
+        tint=(_u(rng, style.die_hue), _u(rng, style.die_saturation), _u(rng, style.die_value)),
     )
     die_px = _u(rng, style.die_px)
     k1 = round(_u(rng, style.distortion), 3) if rng.random() < style.distortion_share else 0.0

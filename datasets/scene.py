@@ -87,7 +87,10 @@ class DieLook:
     faces: str
     """``numeral`` (FUSE's seven-segment numerals) or ``pip`` (ordinary dice)."""
     ink: str
-    """``white`` or ``dark`` numerals/pips; ``gold`` in the held-out look."""
+    """``white`` or ``dark`` numerals/pips; ``gold`` in the held-out look; or any colour as ``#rrggbb``."""
+    tint: tuple[float, float, float] = (0.0, 1.0, 1.0)
+    """The body colours' hue shift (degrees), saturation and value gains: one maker's plastic differs from
+    another's."""
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,7 @@ def scene_from_dict(data: dict[str, Any]) -> Scene:
         Camera(**{k: tup(v) for k, v in s["camera"].items()}),
         Table(**{k: tup(v) for k, v in s["table"].items()}),
         Lighting(**{k: tup(v) for k, v in s["lighting"].items()}),
-        DieLook(**s["die_look"]),
+        DieLook(**{k: tup(v) for k, v in s["die_look"].items()}),
         CardLook(**s["card_look"]),
         s["edition"],
     )

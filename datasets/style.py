@@ -1,7 +1,8 @@
 """Randomisation styles: named presets of every knob the scene sampler draws from, with per-knob overrides.
 
 ``default`` is the training style. ``heldout`` uses a table family, a light range and a die look that
-``default`` never draws, so a detector can be evaluated on a style it has not seen. ``clean`` turns the
+``default`` never draws, so a detector can be evaluated on a style it has not seen. ``varied`` is ``default``
+with dice of other plastics and inks, for training the die reader to read dice it has not seen. ``clean`` turns the
 camera and sensor effects off (for looking at labels). Knobs are overridden as ``name=value`` strings
 (``die_px=20,40``, ``tables=wood``, ``hands=0``).
 """
@@ -57,6 +58,12 @@ class Style:
     shine: Range = (0.05, 0.55)
     pip_share: float = 0.25
     inks: tuple[str, ...] = ("white", "white", "dark")
+    """Numeral and pip inks: ``white``, ``dark``, ``gold`` or ``any`` (a random colour, never gold-like)."""
+    die_hue: Range = (0.0, 0.0)
+    """Shift of the dice's body hue, degrees (one tint per dice set)."""
+    die_saturation: Range = (1.0, 1.0)
+    die_value: Range = (1.0, 1.0)
+    """Gains on the body colours' saturation and brightness."""
     split_weight: float = 0.5
     """How often each split-die class is drawn relative to each single-colour class."""
     legal_share: float = 0.7
@@ -87,6 +94,15 @@ PRESETS: dict[str, Style] = {
         inks=("gold",),
         rounding=(0.2, 0.28),
         shine=(0.6, 0.9),
+    ),
+    "varied": Style(
+        # training variety for the die reader: other makers' plastics and inks (never the held-out gem
+        # look or gold ink; the tints stop short of the gem palette's lighter bodies)
+        name="varied",
+        inks=("white", "dark", "any", "any"),
+        die_hue=(-10.0, 10.0),
+        die_saturation=(0.75, 1.1),
+        die_value=(0.8, 1.2),
     ),
     "clean": Style(
         name="clean",
@@ -173,8 +189,8 @@ def _check(style: Style) -> None:
         if look not in ("classic", "gem"):
             raise StyleError(f"unknown die look {look!r}: expected classic or gem")
     for ink in style.inks:
-        if ink not in ("white", "dark", "gold"):
-            raise StyleError(f"unknown ink {ink!r}: expected white, dark or gold")
+        if ink not in ("white", "dark", "gold", "any"):
+            raise StyleError(f"unknown ink {ink!r}: expected white, dark, gold or any")
     if not style.tables or not style.sizes or not style.die_looks or not style.inks:
         raise StyleError("tables, sizes, die_looks and inks each need at least one value")
 

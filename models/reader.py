@@ -119,14 +119,24 @@ def _network() -> Any:
     return DieReaderNet
 
 
-def augment(batch: np.ndarray, tops: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def augment(
+    batch: np.ndarray, tops: np.ndarray, rng: np.random.Generator, scramble: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: a small turn
     (a camera's roll; turning further would break the cue that the top face lies towards the top of the frame,
     and the dice's own turns are in the renders), light colour and level, blur, noise; never mirrored (a
-    mirrored 2 is a 5). The top-face centres (N, 2) turn with their crops."""
+    mirrored 2 is a 5). The top-face centres (N, 2) turn with their crops.
+
+    A ``scramble`` share of the crops get their colour channels shuffled (a red die with white numerals becomes
+    a blue one, a yellow ink a cyan one): their colour is no longer the label's, so the third output marks them
+    for the face and top-face losses only; the face head learns to read numerals of inks and bodies it never saw.
+    """
     out = np.empty((len(batch), 3, CROP, CROP), np.float32)
     turned = np.empty_like(tops)
+    scrambled = rng.random(len(batch)) < scramble
     for i, crop in enumerate(batch):
+        if scrambled[i]:
+            crop = crop[..., rng.permutation(3)]
         angle = rng.uniform(-12, 12)
         matrix = cv2.getRotationMatrix2D((CROP / 2 - 0.5, CROP / 2 - 0.5), angle, rng.uniform(0.92, 1.08))
         turned[i] = matrix[:, :2] @ tops[i]
@@ -137,11 +147,11 @@ def augment(batch: np.ndarray, tops: np.ndarray, rng: np.random.Generator) -> tu
         img = img * gains + rng.normal(0, rng.uniform(0, 8), img.shape)
         img = 255 * (np.clip(img, 0, 255) / 255) ** rng.uniform(0.75, 1.35)
         out[i] = img.transpose(2, 0, 1) / 255.0
-    return out, turned
+    return out, turned, ~scrambled
 
 
 def train_reader(
-    crops: str | Path,
+    crops: str | Path | list[str | Path],
     *,
     epochs: int = 12,
     batch: int = 128,
@@ -151,16 +161,19 @@ def train_reader(
     val_share: float = 0.05,
     init: str | Path | None = None,
     max_lr: float = 3e-3,
+    scramble: float = 0.0,
 ) -> dict:
-    """Train on an ``.npz`` of crops; writes ``OUT/reader.pt`` (best on the held-back share) and ``OUT/log.json``."""
+    """Train on one or more ``.npz`` files of crops; writes ``OUT/reader.pt`` (best on the held-back share) and
+    ``OUT/log.json``."""
     import torch
 
     if threads:
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    data = np.load(crops)
-    x, colour, face, top = data["crops"], data["colour"], data["face"], data["top"]
+    files = [crops] if isinstance(crops, (str, Path)) else list(crops)
+    parts = [np.load(f) for f in files]
+    x, colour, face, top = (np.concatenate([p[k] for p in parts]) for k in ("crops", "colour", "face", "top"))
     order = rng.permutation(len(x))
     n_val = max(1, int(len(x) * val_share))
     val, train = order[:n_val], order[n_val:]
@@ -183,10 +196,13 @@ def train_reader(
         perm = rng.permutation(train)
         for step in range(len(train) // batch):
             idx = perm[step * batch : (step + 1) * batch]
-            inputs, tops = augment(x[idx], top[idx], rng)
+            inputs, tops, colour_known = augment(x[idx], top[idx], rng, scramble)
             colour_logits, face_logits, top_guess = net(torch.from_numpy(inputs))
+            known = torch.from_numpy(colour_known)
+            colour_target = torch.from_numpy(colour[idx][colour_known])
+            colour_loss = loss_fn(colour_logits[known], colour_target) if known.any() else 0
             loss = (
-                loss_fn(colour_logits, torch.from_numpy(colour[idx]))
+                colour_loss
                 + loss_fn(face_logits, torch.from_numpy(face[idx]))
                 + 4 * torch.nn.functional.smooth_l1_loss(top_guess, torch.from_numpy(tops), beta=0.05)
             )
@@ -213,9 +229,10 @@ def train_reader(
             best = colour_acc * face_acc
             torch.save({"state": net.state_dict(), "colours": colours, "crop": CROP}, out / "reader.pt")
     record = {
-        "crops": str(crops),
+        "crops": [str(f) for f in files],
         "init": str(init) if init else None,
         "max_lr": max_lr,
+        "scramble": scramble,
         "train": len(train),
         "val": len(val),
         "epochs": epochs,
@@ -274,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     crops.add_argument("--jitters", type=int, default=2)
     crops.add_argument("--seed", type=int, default=0)
     fit = sub.add_parser("train", help="train the reader on crops")
-    fit.add_argument("crops")
+    fit.add_argument("crops", nargs="+", help="one or more .npz files of crops")
     fit.add_argument("--epochs", type=int, default=12)
     fit.add_argument("--batch", type=int, default=128)
     fit.add_argument("--seed", type=int, default=0)
@@ -282,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--out", default="runs/reader")
     fit.add_argument("--init", default=None, help="continue from this reader.pt")
     fit.add_argument("--max-lr", type=float, default=3e-3)
+    fit.add_argument("--scramble", type=float, default=0.0, help="share of crops with shuffled colour channels")
     export = sub.add_parser("export", help="export reader.pt to ONNX")
     export.add_argument("weights")
     export.add_argument("out")
@@ -299,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
                 threads=args.threads,
                 init=args.init,
                 max_lr=args.max_lr,
+                scramble=args.scramble,
             )
         else:
             print(export_reader(args.weights, args.out))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import colorsys
 import subprocess
 import sys
 from collections import Counter
@@ -29,8 +30,9 @@ from datasets import (
 )
 from datasets.cards import catalog_faces
 from datasets.cli import main as cli_main
-from datasets.dieface import NORMALS, body_faces, orientation
+from datasets.dieface import INKS, NORMALS, body_colour, body_faces, ink_colour, orientation
 from datasets.errors import StyleError
+from datasets.sampler import GOLD_HUES
 from rules.dice import Die, load_dice_set
 
 IOU_MIN = 0.8
@@ -261,6 +263,31 @@ def test_heldout_style_uses_tables_light_and_dice_the_default_never_draws() -> N
     assert not set(default.tables) & set(heldout.tables)
     assert not set(default.die_looks) & set(heldout.die_looks)
     assert heldout.kelvin[0] > default.kelvin[1]
+
+
+def test_varied_style_tints_bodies_and_draws_inks_but_never_the_heldout_look() -> None:
+    varied, heldout = get_style("varied"), get_style("heldout")
+    assert not set(varied.die_looks) & set(heldout.die_looks)
+    assert not set(varied.inks) & set(heldout.inks)
+    rng = np.random.default_rng(0)
+    looks = [sample_setting(rng, varied).die_look for _ in range(300)]
+    assert len({look.tint for look in looks}) == len(looks)
+    inks = [look.ink for look in looks if look.ink.startswith("#")]
+    assert len(inks) > 100
+    for ink in inks:  # an ``any`` ink is never gold-like
+        r, g, b = (int(ink[i : i + 2], 16) / 255 for i in (1, 3, 5))
+        h, s, _ = colorsys.rgb_to_hsv(r, g, b)
+        assert s < 0.01 or not GOLD_HUES[0] <= h * 360 <= GOLD_HUES[1], ink
+    # the default style draws exactly what it drew before these knobs existed
+    assert all(sample_setting(rng, get_style()).die_look.tint == (0.0, 1.0, 1.0) for _ in range(20))
+
+
+def test_an_ink_too_close_to_the_body_is_printed_legibly() -> None:
+    yellow = body_colour("classic", "yellow")
+    assert ink_colour("#f0e000", ("yellow",), "classic", yellow) != (0, 224, 240)
+    assert ink_colour("#202020", ("black",), "classic", body_colour("classic", "black")) == INKS["white"]
+    assert ink_colour("#3050e0", ("yellow",), "classic", yellow) == (224, 80, 48)
+    assert body_colour("classic", "red", (0.0, 1.0, 1.2))[2] > body_colour("classic", "red")[2]
 
 
 def test_importing_the_cli_is_cheap() -> None:
