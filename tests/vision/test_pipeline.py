@@ -1,4 +1,4 @@
-"""The pipeline end to end on real frames of the bundled sample, bad frames, and the dashboard's live feed."""
+"""The pipeline end to end on real frames of the bundled sample, and bad frames."""
 
 from __future__ import annotations
 
@@ -55,23 +55,3 @@ def test_the_sample_deal_is_seen_on_the_real_frames(sample_frames: list[np.ndarr
     assert len(cards - {None}) >= 3  # the dealt hands are recognised by the card reader
     dealt = [e.action for e in events if e.action.startswith("deal ")]
     assert all(a in [x for _, x in truth["log"]] for a in dealt), dealt  # no deal that did not happen
-
-
-def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path, sample_frames: list[np.ndarray]) -> None:
-    import time
-
-    from webui.vision_feed import VisionFeed
-
-    for i, image in enumerate(sample_frames[-4:]):  # the hands are dealt by then
-        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), image)
-    feed = VisionFeed(str(tmp_path), GameConfig("fuse", 2))
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not feed.error and getattr(feed.frame(0.0), "index", -1) < 3:
-            time.sleep(0.1)
-        frame = feed.frame(0.0)
-        assert feed.error == "" and frame is not None
-        assert frame.image.shape == (720, 1280, 3) and any(m.label.startswith("F-") for m in frame.marks)
-        assert feed.state()["kind"] == "vision" and isinstance(feed.poll(0.0), list)
-    finally:
-        feed.close()

@@ -1,0 +1,38 @@
+"""The dashboard's live feed: the vision pipeline on a folder of the bundled sample's frames."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import pytest
+
+from rules.config import GameConfig
+
+SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
+
+pytest.importorskip("onnxruntime", reason="the detector runs on onnxruntime")
+
+
+def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path) -> None:
+    from webui.vision_feed import VisionFeed
+
+    capture = cv2.VideoCapture(str(SAMPLE / "game.mp4"))
+    capture.set(cv2.CAP_PROP_POS_FRAMES, 36)  # the hands are dealt by then
+    for i in range(4):
+        ok, image = capture.read()
+        assert ok
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), image)
+    capture.release()
+    feed = VisionFeed(str(tmp_path), GameConfig("fuse", 2))
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not feed.error and getattr(feed.frame(0.0), "index", -1) < 3:
+            time.sleep(0.1)
+        frame = feed.frame(0.0)
+        assert feed.error == "" and frame is not None
+        assert frame.image.shape == (720, 1280, 3) and any(m.label.startswith("F-") for m in frame.marks)
+        assert feed.state()["kind"] == "vision" and isinstance(feed.poll(0.0), list)
+    finally:
+        feed.close()
