@@ -27,6 +27,7 @@ BODY = {
         "green": (58, 140, 30),
         "yellow": (28, 196, 238),
         "black": (34, 32, 32),
+        "white": (226, 232, 236),
     },
     "gem": {
         "red": (70, 60, 235),
@@ -34,6 +35,7 @@ BODY = {
         "green": (110, 205, 60),
         "yellow": (70, 230, 250),
         "black": (70, 60, 75),
+        "white": (245, 248, 250),
     },
 }
 """BGR body colours per die look family (``gem`` is the held-out look)."""
@@ -127,6 +129,8 @@ def ink_colour(ink: str, colours: tuple[str, ...], family: str, body: tuple) -> 
         if abs(_luma((b, g, r)) - _luma(body)) >= 70:
             return b, g, r
         return INKS["white"] if _luma(body) < 128 else INKS["dark"]
+    if colours == ("white",):
+        return INKS["dark"]  # plain white dice have dark pips
     if ink == "white" and colours == ("yellow",) and family == "classic":
         return INKS["dark"]
     if ink == "gold" and colours == ("yellow",):

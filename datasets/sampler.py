@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import colorsys
 import math
+from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
@@ -291,6 +292,8 @@ def sample_scene(rng: np.random.Generator, style: Style, setting: Setting | None
             )
             break
 
+    if setting.die_look.faces == "pip" and style.white_share > 0:
+        dice = [replace(d, die=f"white{d.die[-1]}") if rng.random() < style.white_share else d for d in dice]
     scene = Scene(setting, tuple(cards), tuple(dice))
     distractors = sample_distractors(rng, style, scene, proj)
     effects = sample_effects(rng, style)

@@ -4,7 +4,7 @@
 ``default`` never draws, so a detector can be evaluated on a style it has not seen. ``varied`` is ``default``
 with dice of other plastics and inks, for training the die reader to read dice it has not seen. ``clean`` turns the
 camera and sensor effects off (for looking at labels). Knobs are overridden as ``name=value`` strings
-(``die_px=20,40``, ``tables=wood``, ``hands=0``).
+(``die_px=20,40``, ``tables=wood``, ``hand_share=0``).
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ class Style:
     rounding: Range = (0.07, 0.2)
     shine: Range = (0.05, 0.55)
     pip_share: float = 0.25
+    white_share: float = 0.0
+    """Share of pip dice that are plain white ones (``white1``-``white6``), not FUSE dice."""
     inks: tuple[str, ...] = ("white", "white", "dark")
     """Numeral and pip inks: ``white``, ``dark``, ``gold`` or ``any`` (a random colour, never gold-like)."""
     die_hue: Range = (0.0, 0.0)
@@ -103,6 +105,7 @@ PRESETS: dict[str, Style] = {
         die_hue=(-10.0, 10.0),
         die_saturation=(0.75, 1.1),
         die_value=(0.8, 1.2),
+        white_share=0.3,
     ),
     "clean": Style(
         name="clean",

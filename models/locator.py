@@ -1,4 +1,4 @@
-"""The locator's dataset: the renderer's 65 classes folded to one ``die`` class and the five card types.
+"""The locator's dataset: the renderer's classes folded to one ``die`` class and the five card types.
 
 Stage one of the detector only finds dice and cards; the die reader (``models/reader.py``) reads each die's
 colour and top face from a full-resolution crop, where a 12-pixel die still has all its pixels.
@@ -20,11 +20,14 @@ from pathlib import Path
 from models.errors import ModelsError
 
 LOCATOR_CLASSES = ("die", "bomb", "fuse", "spark", "role", "back")
-RENDERER_DICE = 60  # renderer classes 0-59 are dice (colour x face), 60-64 the card types in LOCATOR_CLASSES[1:]
 
 
 def locator_class(renderer_class: int) -> int:
-    return 0 if renderer_class < RENDERER_DICE else renderer_class - RENDERER_DICE + 1
+    """The renderer's class number -> the locator's: every die (game or plain) is ``die``, cards keep their type."""
+    from datasets.classes import class_names
+
+    name = class_names()[renderer_class]
+    return LOCATOR_CLASSES.index(name) if name in LOCATOR_CLASSES else 0
 
 
 def fold_labels(text: str) -> str:

@@ -26,12 +26,12 @@ from vision.reader import CROP, MARGIN, crop_die
 
 
 def reader_colours() -> tuple[str, ...]:
-    """The colour classes, in the renderer's die-class order (``red``, ..., ``black/yellow``, ...)."""
-    from datasets.classes import die_classes
+    """The colour classes, in the renderer's die-class order (``red``, ..., ``black/yellow``, ..., ``white``)."""
+    from datasets.classes import all_die_classes
     from vision.detections import split_die_name
 
     colours: list[str] = []
-    for name in die_classes():
+    for name in all_die_classes():
         colour = split_die_name(name)[0]
         if colour not in colours:
             colours.append(colour)
@@ -150,6 +150,21 @@ def augment(
     return out, turned, ~scrambled
 
 
+def _load_init(net: Any, checkpoint: dict, colours: tuple[str, ...]) -> None:
+    """Load an earlier run's weights; if its colour classes differ (a colour added), the colour head keeps the
+    rows of the colours both know and starts the new ones afresh."""
+    state = dict(checkpoint["state"])
+    before = tuple(checkpoint.get("colours", colours))
+    if before != colours:
+        weight, bias = net.colour.weight.detach().clone(), net.colour.bias.detach().clone()
+        for i, name in enumerate(colours):
+            if name in before:
+                j = before.index(name)
+                weight[i], bias[i] = state["colour.weight"][j], state["colour.bias"][j]
+        state["colour.weight"], state["colour.bias"] = weight, bias
+    net.load_state_dict(state)
+
+
 def train_reader(
     crops: str | Path | list[str | Path],
     *,
@@ -180,7 +195,7 @@ def train_reader(
     colours = reader_colours()
     net = _network()(len(colours))
     if init is not None:  # continue an earlier run with a fresh schedule
-        net.load_state_dict(torch.load(init, map_location="cpu")["state"])
+        _load_init(net, torch.load(init, map_location="cpu"), colours)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * (len(train) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=max(steps, 1))
@@ -211,6 +226,9 @@ def train_reader(
             optimiser.step()
             schedule.step()
             total += float(loss.detach())
+            if step % 200 == 199:
+                per_epoch = len(train) // batch
+                print(f"epoch {epoch + 1} step {step + 1}/{per_epoch} {time.time() - start:.0f} s", flush=True)
         net.eval()
         with torch.no_grad():
             colour_logits, face_logits, _ = net(val_x)

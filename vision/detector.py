@@ -2,7 +2,7 @@
 
 Two stages: the locator (``models/fuse-detector.onnx``, YOLO) finds dice and cards on the letterboxed frame;
 the die reader (``vision.reader``) reads each die's colour and face from a crop of the full-resolution frame.
-A one-stage model whose classes are already colour x face (the renderer's 65) is run without the reader.
+A one-stage model whose classes are already colour x face (the renderer's classes) is run without the reader.
 Either way the result names dice as the renderer does (``red5``), and a die's confidence is the locator's
 times the reader's colour and face probabilities (each also kept in ``Detections.data``).
 

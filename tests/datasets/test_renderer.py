@@ -282,6 +282,17 @@ def test_varied_style_tints_bodies_and_draws_inks_but_never_the_heldout_look() -
     assert all(sample_setting(rng, get_style()).die_look.tint == (0.0, 1.0, 1.0) for _ in range(20))
 
 
+def test_plain_white_pip_dice_are_drawn_and_labelled_after_the_card_classes() -> None:
+    style = get_style("varied", ["pip_share=1", "white_share=1", "sizes=1280x720", "die_px=40,50", "hand_share=0"])
+    image, truth = render(scene_for(11, 0, style))
+    labelled = [d for d in truth["dice"] if d["label"]]
+    assert labelled and all(d["colour"] == "white" and d["label"] == f"white{d['face']}" for d in labelled)
+    assert class_names()[60:65] == ("bomb", "fuse", "spark", "role", "back")  # older datasets keep their numbers
+    assert all(class_names().index(d["label"]) >= 65 for d in labelled)
+    x1, y1, x2, y2 = (int(v) for v in labelled[0]["box"])
+    assert image[y1:y2, x1:x2].mean() > 120  # a light die on the table
+
+
 def test_an_ink_too_close_to_the_body_is_printed_legibly() -> None:
     yellow = body_colour("classic", "yellow")
     assert ink_colour("#f0e000", ("yellow",), "classic", yellow) != (0, 224, 240)

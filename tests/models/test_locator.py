@@ -11,9 +11,9 @@ from models.locator import LOCATOR_CLASSES, fold_labels, make_locator_dataset
 
 
 def test_dice_fold_into_one_class_and_cards_keep_their_type() -> None:
-    text = "0 0.5 0.5 0.1 0.1\n59 0.2 0.2 0.1 0.1\n60 0.3 0.3 0.2 0.2\n64 0.4 0.4 0.2 0.2\n"
+    text = "0 0.5 0.5 0.1 0.1\n59 0.2 0.2 0.1 0.1\n60 0.3 0.3 0.2 0.2\n64 0.4 0.4 0.2 0.2\n67 0.6 0.6 0.1 0.1\n"
     folded = [line.split()[0] for line in fold_labels(text).splitlines()]
-    assert [LOCATOR_CLASSES[int(c)] for c in folded] == ["die", "die", "bomb", "back"]
+    assert [LOCATOR_CLASSES[int(c)] for c in folded] == ["die", "die", "bomb", "back", "die"]  # 67: white3
 
 
 def test_the_view_links_images_and_writes_folded_labels(tmp_path: Path) -> None:

@@ -82,8 +82,10 @@ def test_reader_stage_trains_exports_and_reads_dice(tiny: Path, tmp_path: Path) 
     pytest.importorskip("torch", reason="training needs torch (pip install ultralytics)")
     import cv2
 
+    from datasets.classes import all_die_classes
     from models.train import train
     from rules.dice import Die
+    from vision.detector import game_colours
     from vision.reader import DieReader
 
     run = train(tiny, stage="reader", epochs=1, batch=4, project=tmp_path, name="reader", seed=1)
@@ -94,4 +96,6 @@ def test_reader_stage_trains_exports_and_reads_dice(tiny: Path, tmp_path: Path) 
     boxes = [d["box"] for d in truth["dice"]]
     names, colour_p, face_p = reader.read(cv2.imread(str(tiny / truth["image"])), boxes)
     assert len(names) == len(boxes) and colour_p.shape == face_p.shape == (len(boxes),)
-    assert all(str(Die.parse(name)) == name for name in names)  # every reading is a die the rules know
+    assert set(names) <= set(all_die_classes())
+    names, _, _ = reader.read(cv2.imread(str(tiny / truth["image"])), boxes, game_colours("countdown"))
+    assert all(str(Die.parse(name)) == name for name in names)  # limited to a game's dice: dice the rules know
