@@ -117,18 +117,24 @@ def body_colour(family: str, colour: str, tint: Tint = NO_TINT) -> tuple[int, in
     return round(rgb[2] * 255), round(rgb[1] * 255), round(rgb[0] * 255)
 
 
-def _luma(bgr: tuple) -> float:
-    return 0.114 * bgr[0] + 0.587 * bgr[1] + 0.299 * bgr[2]
+LEGIBLE_DELTA_E = 45.0
+"""Least colour difference (CIE76, L* 0-100) between a random ink and the body it is printed on."""
+
+
+def _lab(bgr: tuple) -> np.ndarray:
+    lab = cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float64)
+    return lab * (100 / 255, 1, 1)
 
 
 def ink_colour(ink: str, colours: tuple[str, ...], family: str, body: tuple) -> tuple[int, int, int]:
     """BGR of a named (``white``, ``dark``, ``gold``) or ``#rrggbb`` ink on a die of ``colours``: makers print
-    the numerals legibly, so an ink too close to the body's brightness becomes white or dark."""
+    the numerals legibly, by lightness or by hue, so an ink too close to the body's colour becomes white or dark."""
     if ink.startswith("#"):
         r, g, b = (int(ink[i : i + 2], 16) for i in (1, 3, 5))
-        if abs(_luma((b, g, r)) - _luma(body)) >= 70:
+        body_lab = _lab(body)
+        if np.linalg.norm(_lab((b, g, r)) - body_lab) >= LEGIBLE_DELTA_E:
             return b, g, r
-        return INKS["white"] if _luma(body) < 128 else INKS["dark"]
+        return INKS["white"] if body_lab[0] < 50 else INKS["dark"]
     if colours == ("white",):
         return INKS["dark"]  # plain white dice have dark pips
     if ink == "white" and colours == ("yellow",) and family == "classic":
