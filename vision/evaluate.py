@@ -16,12 +16,21 @@ Per game:
 
 ``--oracle`` is the ORACLE PERCEPTION ablation: observations built from ``frames.json`` truth, which tests the
 tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
+
+``--cache DIR`` keeps each game's detector observations (the list of ``TableObservation``, pickled) in DIR and
+reuses them: perception costs about 50 ms a frame, the tracker and interpreter a fraction of that, so with a
+cache a change to them is measured in seconds. An entry is keyed by the game folder's name, the detector
+confidence, the ``--model`` given, and the size and modification time of ``models/fuse-detector.onnx`` and
+``models/die-reader.onnx`` (a retrained model is a new key; old entries are left to be deleted by hand).
+Only the detector's observations are cached, never the oracle's.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import pickle
 import sys
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -105,7 +114,50 @@ def _truth_chips(truth: dict[str, Any]) -> frozenset:
                      for s in c.get("chips", ()) if s.get("die") is not None and s["die"] in names)
 
 
-def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str | None = None) -> dict[str, Any]:
+MODEL_FILES = ("fuse-detector.onnx", "die-reader.onnx")
+"""The shipped model files whose size and modification time key the observation cache."""
+
+
+def cache_key(folder: Path, model: str | None = None, conf: float = 0.25) -> str:
+    """The cache file name of a game's detector observations (see ``--cache`` in the module docstring)."""
+    models = Path(__file__).resolve().parents[1] / "models"
+    stamp = [folder.resolve().name, str(model), str(conf)]
+    for name in [*MODEL_FILES, *([model] if model else [])]:
+        path = models / name if name in MODEL_FILES else Path(name)
+        try:
+            st = path.stat()
+            stamp.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+        except OSError:
+            stamp.append(f"{name}:missing")
+    digest = hashlib.sha1("|".join(stamp).encode()).hexdigest()[:16]
+    return f"{folder.resolve().name}-{digest}.pkl"
+
+
+def cached_observations(folder: Path, cache: Path | None, make: Any,
+                        model: str | None = None) -> list[TableObservation]:
+    """``make()``'s observations, read from ``cache`` when it holds them for this game and these models."""
+    if cache is None:
+        return list(make())
+    path = cache / cache_key(folder, model)
+    if path.is_file():
+        try:
+            with path.open("rb") as f:
+                return pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
+            pass  # unreadable: made again below
+    observations = list(make())
+    if cache_key(folder, model) != path.name:
+        return observations  # a model file was replaced while they were made: not kept
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as f:
+        pickle.dump(observations, f, protocol=pickle.HIGHEST_PROTOCOL)
+    tmp.replace(path)
+    return observations
+
+
+def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str | None = None,
+                  cache: Path | None = None) -> dict[str, Any]:
     from datasets.errors import DatasetError
     from datasets.game import read_frames
 
@@ -125,7 +177,9 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
     else:
         video = folder / "game.mp4"
         first = float(truth.get("render", {}).get("first_elapsed", 0.0))
-        observations = video_observations(video, model, first_elapsed=first, edition=config.edition)
+        observations = cached_observations(
+            folder, cache, lambda: video_observations(video, model, first_elapsed=first, edition=config.edition),
+            model)
     interp = referee_run(observations, config, on_frame=chips)
     data = result(interp)
     seen = [(e["elapsed"], e["action"]) for e in data["events"] if not e["undone"]]
@@ -145,17 +199,21 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="--cache DIR: " + __doc__.split("``--cache DIR`` ")[1].split("\n\n")[0])
     parser.add_argument("games", nargs="+", help="rendered game folders (truth.json, frames.json[.gz], game.mp4)")
     parser.add_argument("--oracle", action="store_true", help="ORACLE PERCEPTION ablation (no detector)")
     parser.add_argument("--tolerance", type=float, default=1.0, help="seconds an event's time may be off (1.0)")
     parser.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
+    parser.add_argument("--cache", type=Path, default=None, metavar="DIR",
+                        help="keep and reuse the detector's observations per game in DIR (see below)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     reports = []
     try:
         for game in args.games:
-            reports.append(evaluate_game(Path(game), args.oracle, args.tolerance, args.model))
+            reports.append(evaluate_game(Path(game), args.oracle, args.tolerance, args.model, args.cache))
     except VisionError as error:
         print(f"vision.evaluate: {error}", file=sys.stderr)
         return 2

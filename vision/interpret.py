@@ -14,21 +14,34 @@ The game also checks what vision read: a die of the roll read again with another
 corrects the roll (``Referee.correct``), and a die settling on a chip with a face no die of the roll shows is the
 one die of the roll of its colours, if that die may go there.
 
+Vision misses and misreads things, and one missed die must not leave the game waiting for ever. Before a
+change is given up (after ``wait_s``), the game is re-synchronised with the table where the table shows what
+happened (``vision.resync``): a roll missed is inferred from the dice settling on chips; a roll misread is
+corrected by the die seen on a chip; a card turned up unseen, or never recognised, gets a stand-in card (and a
+question); a die the card layout put on no chip of a card is placed on the one chip it can take; a ``done``
+inferred from a die that only seemed rolled again is taken back when the roll's dice are still being placed;
+dice of the last roll still held by the game when the next roll lands are placed where the table shows them.
+Loose "dice" lying alone before the first roll, or apart from the roll's heap, are no dice of the game.
+
 Every action is first tried on a copy of the game. An illegal placement or return is reported, and the
 referee refuses it with the rule's reason: a violation. But where vision may be wrong (a misread die, an
 unknown card, a low confidence, an action the game cannot take now), nothing is reported as a violation: a
-``Confirm`` item asks the person at the table instead.
+``Confirm`` item asks the person at the table instead. The same holds while the game may be out of step with
+the table: within ``doubt_s`` of a re-synchronisation or of a die change given up, and whenever the game's dice
+on chips are not the table's (``Interpreter._in_step``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
 from rules.referee import Event, Referee
 from vision.observation import Point
+from vision.resync import Resync, dist, fix_roll
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -60,6 +73,34 @@ class InterpreterSettings:
     """Seconds the countdown is judged behind the latest frame: the tracker commits a change only once it has
     settled (a die gone: after ``vanish_s``, longer under a hand), so a change made just before the end still
     counts. ``finish`` judges it at the recording's last moment; a change later than the end is not reported."""
+    doubt_s: float = 20.0
+    """After vision lost step with the game (a change it gave up on, an action inferred to re-synchronise), this
+    many seconds in which an action the rules refuse is a question, never a violation."""
+    same_spot_px: float = 4.0
+    """A loose die gone and back within this many pixels of where it lay, showing the same face, was only hidden:
+    a die rolled again lands elsewhere (or shows another face)."""
+    roll_patience_s: float = 8.0
+    """How long dice settling on chips wait for a roll vision missed to be inferred from them."""
+    max_fillers: int = 0
+    """Most dice of an inferred roll that nothing showed (stand-ins, corrected once seen): with more missing, the
+    roll waits for more of its dice to settle on chips."""
+    guess_leftovers: bool = True
+    """When the next roll lands while the game holds dice of the last one that the table shows nowhere, take them
+    as placed on the first empty chips that accept them (a stand-in, asked about) rather than leave the game stuck."""
+    heap_s: float = 0.5
+    """Loose dice first seen within this many seconds of each other landed together: a roll."""
+    unknown_wait_s: float = 4.0
+    """An unknown card is taken to be a card (a stand-in reported for it) once it has lain there this long (a card
+    that is gone again before is a glimpse); the cards turned up after it wait for it."""
+    on_card_share: float = 0.5
+    """A loose die within this share of a card's short side of its centre lies on that card (on no chip that the
+    card layout found)."""
+    whole_table_step: bool = True
+    """Judge a refused action a violation only while every card's dice agree with the table (False: only the dice
+    of the card it names, which are all its rules read; on the default-style games that flags 7 of 22 scripted
+    illegal placements rather than 5, but with a false violation, and two under injected misreads)."""
+    static_px: float = 12.0
+    """Loose changes within this many pixels of where a loose die lay before the first roll are ignored."""
 
 
 @dataclass
@@ -86,7 +127,7 @@ class Zones:
         return ((centre[0] - point[0]) ** 2 + (centre[1] - point[1]) ** 2) ** 0.5
 
 
-class Interpreter:
+class Interpreter(Resync):
     """Feed it the tracker's changes frame by frame (``feed``), then ``finish`` at the end of the recording."""
 
     def __init__(self, referee: Referee, settings: InterpreterSettings | None = None,
@@ -110,6 +151,27 @@ class Interpreter:
         self._now = (0, 0.0)
         self._arrived: dict[int, float] = {}
         """id of a pending change -> when it was fed (its commit's frame time)."""
+        self._fillers: list[str] = []
+        """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
+        self._table: dict[tuple[str, int], str] = {}
+        """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
+        self._unseen_stand_ins: set[str] = set()
+        """Cards reported for a card turned up that vision never saw."""
+        self._stand_ins: dict[str, str] = {}
+        """Unknown card (``?N``) -> the card reported in its place (``_stand_in``)."""
+        self._cards_at: dict[str, tuple[Point, float, float]] = {}
+        """Card -> where it lies, its short side (pixels) and when it left (``inf`` while there), from the card
+        changes."""
+        self._doubt_until = float("-inf")
+        """Until then (observation seconds) the game may be out of step with the table: no violations."""
+        self._landed = False
+        """Whether a roll has landed (dice seen landing together)."""
+        self._printed: dict[tuple[str, int], str] = {}
+        """Chips read with a die on them before anything was rolled (a die printed on the card): that reading
+        there later is ignored."""
+        self._static: list[Point] = []
+        """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
+        changes there are no game's dice."""
 
     @property
     def state(self) -> State:
@@ -119,6 +181,7 @@ class Interpreter:
 
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
         self._now = (frame, elapsed)
+        changes = self.remember(changes)
         self._pending += changes
         self._arrived.update((id(c), elapsed) for c in changes)
         self._pending.sort(key=lambda c: c.elapsed)
@@ -153,6 +216,18 @@ class Interpreter:
         die whose face took long to agree on still waits for the others)."""
         wait = self.settings.wait_s
         for change in [c for c in self._pending if now - max(c.elapsed, self._arrived.get(id(c), 0.0)) > wait]:
+            if change not in self._pending:
+                continue  # used by a re-synchronisation of the one before
+            if change.kind == "card+" and any(c.kind == "card+" and c.card.startswith("?") for c in self._pending):
+                continue  # an unknown card (``unknown_wait_s``), or a card waiting for the unknown one before it
+            if self._resync(change):
+                while not self.state.is_terminal() and self._step():
+                    pass
+                if change not in self._pending:
+                    continue
+            if (change.kind == "die+" and self.state.phase in ("roll", "name")
+                    and now - change.elapsed <= self.settings.roll_patience_s):
+                continue  # more of a missed roll's dice may settle on chips: the roll is inferred from them all
             self._pending.remove(change)
             self._give_up(change)
         self._arrived = {id(c): self._arrived[id(c)] for c in self._pending if id(c) in self._arrived}
@@ -165,6 +240,8 @@ class Interpreter:
         if what is None or self.state.is_terminal():
             self.notes.append(f"{change.kind} {where} {change.die} at {change.elapsed:.2f} s: ignored")
             return
+        if change.kind in ("die+", "die-"):  # (a stray loose die, a card in the row: the dice are still in step)
+            self._doubt(change)
         self._ask(change, f"{what} at {change.elapsed:.2f} s, but the game waits for {self.state.waiting_for()}")
 
     def _ask(self, change: Change, question: str, action: str = "") -> None:
@@ -193,7 +270,8 @@ class Interpreter:
             self._tick(change.elapsed)
             return None
         why = self._trial(action)
-        doubt = why.startswith(PERCEPTION_DOUBTS) or change.confidence < self.settings.min_confidence
+        doubt = (_doubtful(why) or change.confidence < self.settings.min_confidence
+                 or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action)))
         if why and (not rule_kind or doubt):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)
@@ -235,10 +313,23 @@ class Interpreter:
 
     def _on_card_added(self, change: Change) -> bool:
         if change.card.startswith("?"):
+            if any(c.kind == "card-" and c.card == change.card for c in self._pending):
+                self._done(change)  # a glimpse of something card-like, gone again
+                self._pending = [c for c in self._pending if not (c.kind == "card-" and c.card == change.card)]
+                self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: gone again")
+                return True
+            if self._now[1] - self._arrived.get(id(change), self._now[1]) < self.settings.unknown_wait_s:
+                return False  # a glimpse of something card-like? (the cards after it wait: the deal's order)
             self._done(change)
+            stand_in = self._stand_in(change)
             self._ask(change, f"an unknown {change.type} card turned up at ({change.where[0]:.0f}, "
-                              f"{change.where[1]:.0f}): which card is it?")
+                              f"{change.where[1]:.0f}): which card is it?"
+                              + (f" (taken as {stand_in} meanwhile)" if stand_in else ""))
             return True
+        if any(c.kind == "card+" and c.card.startswith("?") and c.elapsed < change.elapsed for c in self._pending):
+            return False  # an unknown card turned up before it: dealt (or revealed) first
+        if change.card in self._stand_ins.values():
+            self._replace_stand_in(change)
         if self._owner(change.card) is not None or change.card in self.state.row:
             self._done(change)  # seen again after a hand passed over it
             return True
@@ -264,10 +355,7 @@ class Interpreter:
             return True
         card = next(c for c in self.state.players[owner].cards if c.id == change.card)
         if not card.complete:
-            self._done(change)
-            self._ask(change, f"{change.card} left the table at {change.elapsed:.2f} s with empty chips: "
-                              "defused, or only hidden?")
-            return True
+            return False  # its last dice not seen on their chips yet: ``_resync`` looks for them, else asks
         if self.state.phase in ("name", "ability"):
             return self._infer_unseen(change, "distribute")
         if self.state.phase not in ("distribute", "defuse"):
@@ -321,10 +409,21 @@ class Interpreter:
         if self.state.phase != "distribute":
             return self._infer_unseen(change, "distribute")  # the leader left the role's ability unused
         self._done(change)
+        roll = [str(d) for d in self.state.roll]
+        if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
+            fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
+            if fix is not None:
+                self._correct_roll(*fix, f"{change.die} settled on {change.card}:{change.chip} at "
+                                         f"{change.elapsed:.2f} s")
         die = self._roll_die(change)
         if die != change.die:
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as {die}")
             change = replace(change, die=die)
+        elif die not in [str(d) for d in self.state.roll]:
+            fix = fix_roll(self.referee, die, change.card, change.chip, [c.die for c in self._left], self._fillers)
+            if fix is not None:
+                self._correct_roll(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
+                self._doubt(change)
         event = self._report(change, f"place {change.die} {change.card}:{change.chip}", rule_kind=True)
         gone = [c for c in self._left if c.die == change.die]
         if gone:  # the die that left the roll area went here: it was not rolled again
@@ -341,6 +440,8 @@ class Interpreter:
         if change.die in roll:
             return change.die
         alike = {d for d in roll if _colours(d) == _colours(change.die)}
+        if len(alike) > 1:  # the one of them lately picked up from the roll area, if the tracker saw which
+            alike &= {c.die for c in self._left[-1:]}
         if len(alike) != 1:
             return change.die
         (die,) = alike
@@ -362,19 +463,37 @@ class Interpreter:
             self._done(change)
             self._report(change, f"return {change.card}:{change.chip}", rule_kind=True)
             return True
-        if card.complete:
-            return False  # the dice of a card being defused: used when the card leaves
-        return self._infer_unseen(change, "unused")
+        return False  # the dice of a card being defused (used when the card leaves), or a die to return once an
+        # unused die is rolled again (the roll comes first); a die lost from sight alone says nothing
 
     # ------------------------------------------------------------------ loose dice
 
     def _on_loose_added(self, change: Change) -> bool:
+        card = self._card_under(change) if self._may_place(change) else None
+        if card is not None:  # a die on a card that the card layout put on no chip: seen on its chip soon?
+            owner = self._owner(card)
+            cards = self.state.players[owner].cards if owner is not None else []
+            held = any(_colours(str(d)) == _colours(change.die) for c in cards if c.id == card
+                       for d in c.physical.values())
+            if held or owner is None:
+                self._done(change)
+                self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")
+                return True
+            return False  # used by ``_resync`` if nothing else explains it
         for i, (index, die, _, _) in enumerate(self._refused):
             back = self._back_at.get(index)
             if die == change.die and back is not None and change.elapsed - back <= self.settings.wait_s:
                 self._done(change)  # the refused die, just taken off its chip, back where it lay
                 del self._refused[i]
                 return True
+        same = next((c for c in self._left if c.die == change.die and not change.turned
+                     and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
+                     and dist(c.where, change.where) <= self.settings.same_spot_px), None)
+        if same is not None and self.state.phase in ("distribute", "unused") and not self._heap(change):
+            self._done(change)  # hidden a while (a hand), seen again where it lay as it was: not rolled again
+            self._left.remove(same)
+            self.notes.append(f"{change.die} at {change.elapsed:.2f} s: seen again where it lay")
+            return True
         if change.turned and self._amend_roll(change):
             return True
         task = self.state.tasks[0]
@@ -395,6 +514,8 @@ class Interpreter:
             self._report(change, f"unused {change.die}")
             return True
         if task[0] == "distribute" and _colours(change.die) in {_colours(str(d)) for d in self.state.roll}:
+            if change.confidence < self.settings.min_confidence or self._heap(change):
+                return False  # a faint reading, or the next roll landing, ends no one's distribution
             return self._infer_unseen(change, "unused")
         return False
 
@@ -405,9 +526,15 @@ class Interpreter:
         seen = [c for c in self._pending if c.kind == "loose+" and self._game_time(c.elapsed) >= since]
         if len(seen) < wanted:
             return False
-        dice = sorted(seen[:wanted], key=lambda c: (c.where[0], c.where[1]))
+        chosen = _cluster(seen, wanted)
+        dice = sorted(chosen, key=lambda c: (c.where[0], c.where[1]))
         for c in dice:
             self._done(c)
+        for c in seen:
+            if c not in chosen:  # a loose "die" apart from the roll, seen with it: no die of the game
+                self._pending.remove(c)
+                self._static.append(c.where)
+                self.notes.append(f"loose {c.die} at {c.elapsed:.2f} s: apart from the roll, not in play")
         last = max(dice, key=lambda c: c.elapsed)
         low = min(dice, key=lambda c: c.confidence)
         self._report(Change("loose+", last.frame, last.elapsed, confidence=low.confidence),
@@ -433,22 +560,57 @@ class Interpreter:
         dice[dice.index(old.die)] = change.die
         self._done(change)
         self._left.remove(old)
-        self.referee.correct(roll.index, "roll " + " ".join(dice))
-        shift = {i: i + 1 if i > roll.index else i for i in range(len(self.referee.events))}  # the fix's place
+        self._correct_roll(roll.index, "roll " + " ".join(dice), f"roll read again at {change.elapsed:.2f} s: "
+                                                                  f"{old.die} is {change.die}")
+        return True
+
+    def _correct_roll(self, index: int, action: str, why: str) -> None:
+        """Replace the roll (or card) reported as event ``index`` (``Referee.correct``), keeping track of refused
+        placements."""
+        old = self.referee.events[index].action.split()[1:]
+        for die in old:  # a stand-in die replaced
+            if die in self._fillers and die not in action.split()[1:]:
+                self._fillers.remove(die)
+        self.referee.correct(index, action)
+        shift = {i: i + 1 if i > index else i for i in range(len(self.referee.events))}  # the fix's place
         self._refused = [(shift[i], *rest) for i, *rest in self._refused]  # type: ignore[misc]
         self.taken_back = {shift[i]: f for i, f in self.taken_back.items()}
         self._back_at = {shift[i]: t for i, t in self._back_at.items()}
-        self.notes.append(f"roll read again at {change.elapsed:.2f} s: {old.die} is {change.die}")
-        return True
+        self.notes.append(f"{why}: the roll was {action!r}")
 
     def _on_loose_removed(self, change: Change) -> bool:
         self._done(change)  # a die picked up: what it becomes (placed, re-rolled, bagged) says what happened
+        if self._card_under(change) is not None:
+            return True  # a die that lay on a card, on no chip: taken with the card
         self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
         return True
 
 
 _NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved", "die+": "die_added",
           "die-": "die_removed", "loose+": "loose_added", "loose-": "loose_removed"}
+
+
+def _doubtful(why: str) -> bool:
+    """A refusal that says more about what vision read than about the players (``PERCEPTION_DOUBTS``: at its start,
+    or after the card's id that leads it)."""
+    return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS)
+
+
+def _cluster(dice: list[Change], n: int) -> list[Change]:
+    """The ``n`` loose dice lying closest together (a roll lands in one heap; a look-alike object lies apart),
+    the earliest seen first among equals."""
+    if len(dice) <= n:
+        return list(dice)
+    best: tuple[float, tuple[int, ...]] | None = None
+    for pick in combinations(range(len(dice)), n):
+        xs = [dice[i].where[0] for i in pick]
+        ys = [dice[i].where[1] for i in pick]
+        centre = (sum(xs) / n, sum(ys) / n)
+        spread = sum(dist(dice[i].where, centre) for i in pick)
+        if best is None or spread < best[0] - 1e-9:
+            best = (spread, pick)
+    assert best is not None
+    return [dice[i] for i in best[1]]
 
 
 def _colours(die: str) -> str:

@@ -76,6 +76,8 @@ class Change:
     """``card>``: where the card was."""
     type: str = ""
     """Card type (``bomb``, ``fuse`` ...) for card changes."""
+    size: float = 0.0
+    """``card+``/``card>``: the card's short side in pixels (0 when unknown)."""
     brief: bool = False
     """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
     turned: bool = False
@@ -392,7 +394,7 @@ class Tracker:
                     track.at = track.centre
                     name = track.card_id or track.key
                     out.append(Change("card+", obs.frame, track.first[1], name, confidence=conf,
-                                      where=track.at, type=track.type))
+                                      where=track.at, type=track.type, size=track.size))
                 elif self._absent(track.votes, obs.elapsed):
                     del self.cards[key]  # a glimpse, never settled
                 continue
@@ -432,7 +434,7 @@ class Tracker:
             return []
         before, track.at = track.at, track.centre
         return [Change("card>", obs.frame, rest[-1], track.card_id or track.key, where=track.at, before=before,
-                       type=track.type)]
+                       type=track.type, size=track.size)]
 
     def _commit_chips(self, obs: TableObservation) -> list[Change]:
         out: list[Change] = []

@@ -1,0 +1,137 @@
+"""The interpreter catching up with the table when vision missed or misread something (``vision.resync``): fed
+through its public interface (``Interpreter.feed``) with the changes a tracker would commit, one thing left out
+or misread, it re-synchronises with the table, or asks, rather than flagging violations or stalling."""
+
+from __future__ import annotations
+
+from rules.clock import ManualClock
+from rules.config import GameConfig
+from rules.referee import Referee
+from vision.interpret import Interpreter
+from vision.tracker import Change
+
+SETUP = ("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", "reveal F-011", "reveal F-015",
+         "reveal F-009", "reveal F-G07", "reveal F-G06")
+"""p1: F-G21 ``[1] [1] [1]``, F-G10 ``[green/4] [yellow/5] [black/1]``; p2: F-G28 ``stack [4] ...``, F-G04
+``[#] != [#] != [#] != [#]``."""
+
+
+def _dealt() -> tuple[Referee, Interpreter]:
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for action in SETUP:
+        referee.submit(action)
+    return referee, Interpreter(referee)
+
+
+def _loose(dice: tuple[str, ...], at: float, x: float = 500.0) -> list[Change]:
+    return [Change("loose+", int(at * 6), at, die=d, where=(x + 40 * i, 400.0)) for i, d in enumerate(dice)]
+
+
+def _run(interp: Interpreter, timeline: list[Change], until: float) -> None:
+    """Feed each change in the frame after it happened, then empty frames up to ``until`` seconds."""
+    t = 0.0
+    while t <= until:
+        frame = int(round(t * 6))
+        interp.feed([c for c in timeline if frame - 1 < c.elapsed * 6 <= frame], frame, t)
+        t = round(t + 1 / 6, 4)
+
+
+def _actions(referee: Referee) -> list[str]:
+    return [e.action for e in referee.events if not e.undone][len(SETUP):]
+
+
+def test_a_roll_vision_missed_is_inferred_from_the_dice_settling_on_chips() -> None:
+    referee, interp = _dealt()
+    # the roll lands unseen (a hand over the roll area); its dice are then seen settling on chips one by one
+    timeline = [Change("die+", 30, 5.0, "F-G21", 1, "red1"), Change("die+", 42, 7.0, "F-G28", 1, "black4"),
+                Change("die+", 54, 9.0, "F-G10", 1, "green4"), Change("die+", 66, 11.0, "F-G04", 1, "blue6")]
+    _run(interp, timeline, 20.0)
+    assert _actions(referee)[0].split()[0] == "roll"
+    assert sorted(_actions(referee)[0].split()[1:]) == ["black4", "blue6", "green4", "red1"]
+    assert _actions(referee)[1:] == ["place red1 F-G21:1", "place black4 F-G28:1", "place green4 F-G10:1",
+                                     "place blue6 F-G04:1"]
+    assert all(e.accepted for e in referee.events) and referee.violations == []
+
+
+def test_a_die_of_the_roll_read_with_another_colour_is_corrected_by_where_it_settles() -> None:
+    referee, interp = _dealt()
+    # the roll was read with a blue4 that is a black4: the die seen on the chip, read for longer, is right
+    _run(interp, _loose(("red1", "blue4", "green4", "yellow2"), 2.0)
+         + [Change("loose-", 40, 6.5, die="blue4", where=(540.0, 400.0)),
+            Change("die+", 42, 7.0, "F-G28", 1, "black4")], 12.0)
+    assert _actions(referee)[-1] == "place black4 F-G28:1" and referee.events[-1].accepted
+    assert [e.action for e in referee.events if not e.undone and e.action.startswith("roll")] == [
+        "roll red1 black4 green4 yellow2"]
+    assert referee.violations == [] and interp.confirms == []
+
+
+def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of_the_game() -> None:
+    referee, interp = _dealt()
+    phantom = [Change("loose+", 1, 0.2, die="green2", where=(830.0, 476.0)),
+               Change("loose-", 12, 2.0, die="green2", where=(830.0, 476.0), turned=True),
+               Change("loose+", 12, 2.2, die="green5", where=(830.0, 476.0), turned=True)]
+    _run(interp, phantom + _loose(("blue1", "green2", "red5", "yellow1"), 3.5), 10.0)
+    assert _actions(referee) == ["roll blue1 green2 red5 yellow1"]
+    assert interp.confirms == []
+
+
+def test_a_stray_loose_die_apart_from_the_roll_heap_is_left_out() -> None:
+    referee, interp = _dealt()
+    stray = Change("loose+", 18, 3.0, die="black1", where=(150.0, 100.0))
+    _run(interp, [stray, *_loose(("black2", "black5", "green1", "red6"), 3.5)], 10.0)
+    assert _actions(referee) == ["roll black2 black5 green1 red6"]
+
+
+def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_the_table() -> None:
+    referee, interp = _dealt()
+    # a yellow die lies on F-G21:2 that the game never saw placed (a reading it could make no sense of)...
+    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
+         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.9)], 12.0)
+    assert referee.violations == []
+    # ... so an illegal-looking placement may be vision's error as much as the player's: asked, not flagged
+    _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 20.0)
+    assert referee.violations == []
+    assert any(c.action == "place green1 F-G28:1" for c in interp.confirms)
+
+
+def test_a_refused_placement_is_a_violation_while_the_game_is_in_step() -> None:
+    referee, interp = _dealt()
+    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
+         + [Change("die+", 80, 6.0, "F-G28", 1, "green1", confidence=0.9)], 12.0)
+    assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
+
+
+def test_a_done_inferred_from_a_die_that_seemed_rolled_again_is_taken_back_when_its_dice_are_placed() -> None:
+    referee, interp = _dealt()
+    timeline = _loose(("black5", "red6", "black2", "green1"), 2.0) + [
+        # the green die is lifted, and a green die appears elsewhere: it looks like an unused die rolled again...
+        Change("loose-", 30, 5.0, die="green1", where=(620.0, 400.0)),
+        Change("loose+", 36, 5.5, die="green3", where=(300.0, 600.0)),
+        # ... but the roll's dice are then placed: the distribution was not over
+        Change("die+", 48, 8.0, "F-G04", 1, "black5", confidence=0.9),
+    ]
+    _run(interp, timeline, 16.0)
+    assert "done" not in _actions(referee) and _actions(referee)[-1] == "place black5 F-G04:1"
+    assert referee.violations == []
+
+
+def test_an_unknown_card_dealt_gets_a_stand_in_and_the_deal_goes_on_to_the_right_players() -> None:
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    cards = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+             Change("card+", 12, 2.0, "?1", where=(420.0, 600.0), type="bomb", size=80.0),
+             Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
+             Change("card+", 24, 4.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, cards, 8.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal")]
+    assert deals[0] == "deal p1 F-G21" and deals[1].startswith("deal p1 ")
+    assert deals[2:] == ["deal p2 F-G28", "deal p2 F-G04"]
+    assert any("which card is it?" in c.question for c in interp.confirms)
+
+
+def _run_from(interp: Interpreter, timeline: list[Change], start: float, until: float) -> None:
+    t = start
+    while t <= until:
+        frame = int(round(t * 6))
+        interp.feed([c for c in timeline if frame - 1 < c.elapsed * 6 <= frame], frame, t)
+        t = round(t + 1 / 6, 4)

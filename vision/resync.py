@@ -1,0 +1,504 @@
+"""Re-synchronising the game with the table when vision missed or misread something.
+
+One missed or misread die early in a game leaves the rules engine waiting for something that already happened
+(a roll, a placement, a card turned up), and from then on nothing the camera sees can be applied. ``Resync``
+(the part of ``vision.interpret.Interpreter`` that does this) keeps what the tracker's changes say of the table
+(dice on chips, where cards lie) and, when a change has waited ``wait_s`` for the game, looks for the simplest
+story that makes the game agree with the table, each step tried on a copy of the game first:
+
+- a roll missed: dice settle on chips while the game waits for a roll. The roll is the loose dice seen since the
+  game last moved plus the dice on chips that no loose die accounts for (``infer_roll``), once all its dice are
+  seen (``roll_patience_s``; ``max_fillers`` dice may be stand-ins, replaced as they are seen);
+- a roll misread: a die settles on a chip that the roll does not hold. The roll is corrected (``fix_roll``,
+  ``Referee.correct``) with a die not yet placed read as the die on the chip: a stand-in die, else a die of its
+  colours (a face misread), else one with its face (a colour misread), else the die just picked up from the roll
+  area, so long as the placement is then legal and the choice is no guess between two dice;
+- a card missed or never recognised: play goes on (dice settle, a roll lands) while the game waits for a card,
+  or an unknown card is dealt. A stand-in card (unseen, of that type, that keeps the deal as it is) is reported,
+  and a question asked; if the stand-in itself turns up later, it is swapped for another;
+- a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
+  placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
+  is put down), also when the card leaves (defused) with chips the game holds empty;
+- a ``done`` that was not: a die of the roll settles on a chip while the game waits for unused dice rolled again
+  (``done`` has no visible sign; it was inferred from a die that seemed rolled again). It is taken back, with
+  what followed it;
+- dice left over: the next roll lands while the game still holds dice of the last one. Each is placed where the
+  table shows a die of its colours on a chip the game holds empty, else (``guess_leftovers``) on the first
+  empty chip that takes it;
+- look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
+  heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
+
+Whatever is inferred is reported (the referee's log says what the game took to have happened) and noted
+(``Interpreter.notes``); the interpreter then counts the game as out of step with the table for ``doubt_s``, and
+whenever its dice on chips differ from the table's (``Resync._in_step``): an action the rules refuse then is a
+question, not a violation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from rules import actions as A
+from rules.errors import IllegalActionError, RulesError
+from rules.game import State
+from rules.referee import Event, Referee
+from vision.observation import Point
+from vision.tracker import Change
+
+if TYPE_CHECKING:
+    from vision.interpret import InterpreterSettings, Zones
+
+
+def colours(die: str) -> str:
+    return die.rstrip("0123456789")
+
+
+def face(die: str) -> str:
+    return die[len(colours(die)):]
+
+
+def last_roll(referee: Referee) -> Event | None:
+    """The roll being distributed: the latest accepted roll, if nothing has ended its distribution since."""
+    roll = next((e for e in reversed(referee.events) if not e.undone and e.accepted
+                 and e.action.startswith("roll ")), None)
+    if roll is None or any(not e.undone and e.action.startswith(("done", "unused", "roll "))
+                           for e in referee.events[roll.index + 1:]):
+        return None
+    return roll
+
+
+def copy_of(referee: Referee) -> Referee:
+    return Referee.from_dict(referee.to_dict())
+
+
+def takes(referee: Referee, actions: list[str]) -> bool:
+    """Whether the game takes ``actions`` one after the other (tried on a copy)."""
+    state = referee.state.clone()
+    try:
+        for action in actions:
+            state.apply_action(A.parse_action(action))
+    except (IllegalActionError, RulesError):
+        return False
+    return True
+
+
+def fix_roll(referee: Referee, die: str, card: str, chip: int, picked: list[str],
+             fillers: list[str] | None = None) -> tuple[int, str] | None:
+    """(roll event index, corrected roll action) after which ``place die card:chip`` is legal, or None.
+    ``picked``: dice lately taken from the roll area as the tracker read them, latest last; ``fillers``: dice of
+    an inferred roll that nothing showed (``infer_roll``), replaced first."""
+    if referee.state.phase != "distribute":
+        return None
+    roll = last_roll(referee)
+    if roll is None:
+        return None
+    remaining = [str(d) for d in referee.state.roll]
+    dice = roll.action.split()[1:]
+    same_colour = [d for d in remaining if colours(d) == colours(die)]
+    same_face = [d for d in remaining if face(d) == face(die)]
+    lifted = [d for d in reversed(picked) if d in remaining]
+    filled = [d for d in fillers or () if d in remaining]
+    for group in (filled[:1], same_colour, same_face, lifted, remaining if len(remaining) == 1 else []):
+        ordered = list(dict.fromkeys([d for d in lifted if d in group] + [d for d in group if d not in lifted]))
+        if len(ordered) > 1 and not any(d in lifted for d in ordered):
+            return None  # which of them it was is a guess: asked about instead
+        for old in ordered:
+            if old not in dice:
+                continue
+            fixed = list(dice)
+            fixed[fixed.index(old)] = die
+            action = "roll " + " ".join(fixed)
+            trial = copy_of(referee)
+            try:
+                trial.correct(roll.index, action)
+            except RulesError:
+                continue
+            if _kept(referee, trial, roll.index) and takes(trial, [f"place {die} {card}:{chip}"]):
+                return roll.index, action
+    return None
+
+
+def _kept(referee: Referee, trial: Referee, index: int) -> bool:
+    """Whether the correction of event ``index`` in ``trial`` is accepted and every report after it is judged as
+    before (a correction must not turn an accepted placement into a refused one)."""
+    before = [e.accepted for e in referee.events[index + 1:]]
+    after = [e.accepted for e in trial.events[index + 2:]]
+    return trial.events[index + 1].accepted and before == after
+
+
+def infer_roll(wanted: int, loose: list[str], placed: list[str], bag: dict[str, int]) -> tuple[list[str], list[str]]:
+    """The roll from the loose dice seen since the game last moved and the dice seen settling on chips: each
+    placed die is one of the loose dice if it is there, else a die of the roll the camera missed (loose dice
+    beyond ``wanted`` are left out, the latest first). Short of ``wanted``, the roll is filled with dice of the
+    colours the bag holds most of (``bag``: colours -> count), faces unknown (1): (roll, the fillers), the fillers
+    to be corrected as their dice are seen (``fix_roll``)."""
+    spare = list(loose)
+    roll = []
+    for die in placed:
+        if die in spare:
+            spare.remove(die)
+        roll.append(die)
+    roll = roll[:wanted] + spare[:max(0, wanted - len(roll))]
+    left = dict(bag)
+    for die in roll:
+        if left.get(colours(die), 0) > 0:
+            left[colours(die)] -= 1
+    fillers = []
+    while len(roll) + len(fillers) < wanted:
+        most = max(sorted(left), key=lambda c: left[c], default=None)
+        if most is None or left[most] <= 0:
+            break
+        left[most] -= 1
+        fillers.append(f"{most}1")
+    return roll + fillers, fillers
+
+
+class Resync:
+    """The interpreter's re-synchronisation with the table (``vision.interpret.Interpreter`` is one): what it
+    keeps of the table, and the steps above. The attributes are the interpreter's."""
+
+    referee: Referee
+    settings: InterpreterSettings
+    zones: Zones
+    notes: list[str]
+    _learn_zones: bool
+    _pending: list[Change]
+    _left: list[Change]
+    _now: tuple[int, float]
+    _arrived: dict[int, float]
+    _fillers: list[str]
+    _table: dict[tuple[str, int], str]
+    _unseen_stand_ins: set[str]
+    _stand_ins: dict[str, str]
+    _cards_at: dict[str, tuple[Point, float, float]]
+    _doubt_until: float
+    _landed: bool
+    _printed: dict[tuple[str, int], str]
+    _static: list[Point]
+
+    # the interpreter's own steps, used here
+    state: State
+    _done: Any
+    _ask: Any
+    _report: Any
+    _trial: Any
+    _owner: Any
+    _chip_die: Any
+    _infer_unseen: Any
+    _game_time: Any
+    _correct_roll: Any
+
+    def remember(self, changes: list[Change]) -> list[Change]:
+        """What the interpreter keeps of the table from each frame's changes (the dice on chips, where cards lie),
+        and the changes left once look-alikes are dropped and unknown cards named as their stand-ins."""
+        changes = [replace(c, card=self._stand_ins[c.card]) if c.card in self._stand_ins else c
+                   for c in self._not_static(changes)]
+        for c in changes:
+            if c.kind == "die+":
+                self._table[(c.card, c.chip)] = c.die
+            elif c.kind == "die-":
+                self._table.pop((c.card, c.chip), None)
+            if c.kind in ("card+", "card>") and c.size:
+                self._cards_at[c.card] = (c.where, c.size, float("inf"))
+            elif c.kind == "card-" and c.card in self._cards_at:
+                self._cards_at[c.card] = (*self._cards_at[c.card][:2], c.elapsed)
+        return changes
+
+    def _not_static(self, changes: list[Change]) -> list[Change]:
+        """A loose die seen alone before anything was rolled is no die of the game (the game's are in the bag): its
+        spot is remembered, and whatever a loose die does there later is ignored. A die seen on a chip then is
+        the card's print, and that reading on that chip is ignored from then on."""
+        arrived = [c for c in changes if c.kind == "loose+" and not c.brief]
+        if len(arrived) == 1 and self.state.phase in ("deal", "reveal", "role") and not any(
+                e.accepted and e.action.startswith("roll ") for e in self.referee.events if not e.undone):
+            self._static.append(arrived[0].where)  # (dice landing together are a roll: a card missed before it)
+        reach = self.settings.static_px
+        kept = []
+        if len(arrived) >= 2:
+            self._landed = True  # dice landing together: a roll (whether or not the game has taken it)
+        before_play = not self._landed and self.state.phase in ("deal", "reveal", "role") and not any(
+            e.accepted and e.action.startswith("roll ") for e in self.referee.events if not e.undone)
+        for c in changes:
+            if c.kind in ("die+", "die-") and (before_play or self._printed.get((c.card, c.chip)) == c.die):
+                if c.kind == "die+":  # a die on a chip before anything was rolled: the card's print read as a die
+                    self._printed[(c.card, c.chip)] = c.die
+                self.notes.append(f"{c.kind} {c.die} on {c.card}:{c.chip} at {c.elapsed:.2f} s: the card's print")
+                continue
+            if c.kind in ("loose+", "loose-") and any(dist(c.where, p) <= reach for p in self._static):
+                self.notes.append(f"{c.kind} {c.die} at {c.elapsed:.2f} s: where a loose die lay before the game")
+                continue
+            kept.append(c)
+        return kept
+
+    def _resync(self, change: Change) -> bool:
+        """A change that has waited ``wait_s`` for the game: infer what the table shows happened and vision missed
+        (see ``vision.resync``); True if the game moved on."""
+        if self.state.is_terminal():
+            return False
+        if (change.kind == "die+" or change.kind == "loose+" and self._heap(change)) \
+                and self.state.tasks[0][0] in ("deal", "reveal"):
+            # play goes on while the game waits for a card: vision missed one turned up
+            kind = "fuse" if self.state.tasks[0][1:2] == ("fuse",) else "bomb"
+            if self._stand_in(replace(change, kind="card+", card="?", type=kind)) is None:
+                return False
+            self.notes.append(f"a card turned up unseen before {change.elapsed:.2f} s")
+            return True
+        if change.kind == "loose+" and self.state.phase == "distribute" and self._heap(change):
+            return self._place_leftovers(change)
+        if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose"):
+            return self._retract_done(change)
+        if change.kind == "die+" and self.state.tasks[0][0] in ("roll", "name"):
+            return self._infer_roll(change)
+        if change.kind == "loose+" and self._may_place(change) and (card := self._card_under(change)) is not None:
+            return self._loose_on_card(change, card)
+        if change.kind in ("card-", "card>") and self._owner(change.card) is not None:
+            return self._card_left_unfinished(change)
+        return False
+
+    def _place_leftovers(self, change: Change) -> bool:
+        """The next roll lands while the game still holds dice of the last one: where the table shows such a die on
+        a chip the game holds empty, it was placed there (vision missed it, or misread it as it landed)."""
+        actions = []
+        trial = self.state.clone()
+        for die in [str(d) for d in self.state.roll]:
+            for (card, chip), seen in sorted(self._table.items()):
+                if colours(seen) != colours(die) or self._chip_die(card, chip) is not None:
+                    continue
+                action = f"place {die} {card}:{chip}"
+                try:
+                    trial.apply_action(A.parse_action(action))
+                except (IllegalActionError, RulesError):
+                    continue
+                actions.append(action)
+                break
+            else:
+                if not self.settings.guess_leftovers:
+                    return False
+                guess = self._somewhere(trial, die)
+                if guess is None:
+                    return False
+                actions.append(guess)
+        self._doubt(change)
+        for action in actions:
+            self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, the next roll landing")
+            self._report(replace(change, confidence=0.0), action)
+        return True
+
+    def _somewhere(self, trial: State, die: str) -> str | None:
+        """A placement of ``die`` the game takes on an empty chip the table shows empty too (applied to ``trial``)."""
+        for area in trial.players:
+            for cip in area.cards:
+                for chip in range(1, cip.card.chip_count + 1):
+                    if chip in cip.physical or (cip.id, chip) in self._table:
+                        continue
+                    action = f"place {die} {cip.id}:{chip}"
+                    try:
+                        trial.apply_action(A.parse_action(action))
+                    except (IllegalActionError, RulesError):
+                        continue
+                    return action
+        return None
+
+    def _retract_done(self, change: Change) -> bool:
+        """A die of the roll settles on a chip while the game waits for unused dice rolled again: the ``done``
+        inferred before (nothing shows it; a die read as rolled again) was wrong. It is taken back with what
+        followed it, if the placement then makes sense."""
+        events = self.referee.events
+        done = next((e for e in reversed(events) if not e.undone and e.accepted and e.action == "done"), None)
+        if done is None or any(not e.undone and e.action.startswith("roll ") for e in events[done.index:]):
+            return False
+        later = [e.index for e in events[done.index:] if not e.undone]
+        trial = copy_of(self.referee)
+        for index in reversed(later):
+            trial.undo(index)
+        die = change.die
+        roll = [str(d) for d in trial.state.roll]
+        if die not in roll:
+            alike = [d for d in roll if colours(d) == colours(die)]
+            die = alike[0] if len(alike) == 1 else die
+        if not takes(trial, [f"place {die} {change.card}:{change.chip}"]):
+            return False
+        for index in reversed(later):
+            self.referee.undo(index)
+        self._doubt(change)
+        self.notes.append(f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s: "
+                          f"the distribution was not over ({len(later)} events taken back)")
+        return True
+
+    def _card_left_unfinished(self, change: Change) -> bool:
+        """A card of a player left the table with chips the game holds empty: the dice seen on it on no chip are
+        placed (``_loose_on_card``); if it is then complete, it was defused, else a question."""
+        for c in [c for c in self._pending if c.kind == "loose+" and self._may_place(c)
+                  and self._card_under(c) == change.card]:
+            self._loose_on_card(c, change.card)
+        owner = self._owner(change.card)
+        card = next(c for c in self.state.players[owner].cards if c.id == change.card)  # type: ignore[index]
+        if card.complete:
+            return True  # ``_step`` defuses it now
+        if change.kind == "card>":
+            return False
+        self._done(change)
+        self._doubt(change)
+        self._ask(change, f"{change.card} left the table at {change.elapsed:.2f} s with empty chips: "
+                          "defused, or only hidden?")
+        return True
+
+    def _infer_roll(self, change: Change) -> bool:
+        """Dice settle on chips while the game waits for the roll: the roll was missed or misread."""
+        if self.state.tasks[0][0] == "name" and not self._infer_unseen(change, "roll"):
+            return False
+        task = self.state.tasks[0]
+        if task[0] != "roll":
+            return False
+        wanted = min(task[1], sum(self.state.bag.values()))
+        events = [e for e in self.referee.events if not e.undone]
+        since = events[-1].elapsed - 0.5 if events else 0.0
+        loose = [c for c in self._pending if c.kind == "loose+" and not c.brief
+                 and self._game_time(c.elapsed) >= since]
+        placed = [c for c in self._pending if c.kind == "die+" and self._game_time(c.elapsed) >= since
+                  and self._chip_die(c.card, c.chip) is None]
+        bag = {"/".join(k): n for k, n in self.state.bag.items()}
+        dice, fillers = infer_roll(wanted, [c.die for c in loose], [c.die for c in placed], bag)
+        if len(dice) != wanted or len(fillers) > self.settings.max_fillers \
+                or not takes(self.referee, ["roll " + " ".join(dice)]):
+            return False
+        self._fillers = fillers
+        for c in loose:
+            if c.die in dice:
+                self._done(c)
+        first = min([c.elapsed for c in loose] + [c.elapsed - 2.0 for c in placed])
+        at = max(first, events[-1].elapsed + self.settings.clock_start if events else first)
+        self._doubt(change)
+        self.notes.append(f"roll {' '.join(dice)} inferred at {change.elapsed:.2f} s from the dice on the table")
+        self._report(Change("loose+", change.frame, at, confidence=0.0), "roll " + " ".join(dice))
+        return True
+
+    def _doubt(self, change: Change) -> None:
+        self._doubt_until = max(self._doubt_until, change.elapsed + self.settings.doubt_s)
+
+    def _in_step(self, action: str) -> bool:
+        """Whether the game's dice on the card ``action`` names are the table's (colours compared, the chip it names
+        aside; a card's rules read only its own dice): only then is a refused action judged as the players' doing
+        rather than vision's. ``whole_table_step``: all cards compared."""
+        card, _, chip = action.split()[-1].rpartition(":")
+        skip = (card, int(chip)) if chip.isdigit() else None
+        table = {k: v for k, v in self._table.items() if k != skip}
+        game = {(cip.id, k): str(die) for area in self.state.players for cip in area.cards
+                for k, die in cip.physical.items() if (cip.id, k) != skip}
+        if self.settings.whole_table_step:
+            known = {c for c, _ in game} | {c for c, _ in table}
+            known -= set(self._stand_ins.values()) | self._unseen_stand_ins
+        else:
+            known = {card}
+        return all(colours(game.get(k, "")) == colours(table.get(k, "")) for k in set(game) | set(table)
+                   if k[0] in known)
+
+    def _stand_in(self, change: Change) -> str | None:
+        """An unknown card dealt or turned up into the row: the game cannot go on without a card there, so it is
+        reported as a stand-in, an unseen card of its type that keeps the deal as it is (the card layout never
+        names it later, but the later dealing and the dice on the known cards then still make sense)."""
+        task = self.state.tasks[0]
+        if task[0] not in ("deal", "reveal") or not change.type:
+            return None
+        pools = [c for src in self.state.sources.values() for c in src.pool]
+        for card in sorted(dict.fromkeys(pools), reverse=True):
+            if card in self._seen_cards() or self.state.game.card(card).kind != change.type:
+                continue
+            action = f"deal p{task[1] + 1} {card}" if task[0] == "deal" else f"reveal {card}"
+            after = self.state.clone()
+            try:
+                after.apply_action(A.parse_action(action))
+            except (IllegalActionError, RulesError):
+                continue
+            kept = after.row if task[0] == "reveal" else [c.id for c in after.players[task[1]].cards]
+            if card not in kept:
+                continue  # a card that would be dealt again (a starting hand it breaks): not the simplest
+            if change.card != "?":
+                self._stand_ins[change.card] = card  # (no doubt: the game is still in step on the known cards)
+            else:
+                self._unseen_stand_ins.add(card)
+                self._doubt(change)
+            self._report(replace(change, confidence=0.0), action)
+            if self._learn_zones and task[0] == "deal" and change.card:
+                self.zones.learn(task[1], change.where)
+            return card
+        return None
+
+    def _seen_cards(self) -> set[str]:
+        """Cards the camera has named (on the table now or before, or about to be used), and the stand-ins."""
+        return (set(self._cards_at) | {c.card for c in self._pending if c.kind.startswith("card")}
+                | set(self._stand_ins.values()) | self._unseen_stand_ins)
+
+    def _replace_stand_in(self, change: Change) -> None:
+        """The card taken as a stand-in for an unknown one turned up itself: the stand-in becomes another card."""
+        unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
+        event = next((e for e in self.referee.events if not e.undone and e.accepted
+                      and e.action.split()[-1] == change.card), None)
+        if event is None:
+            return
+        words = event.action.split()
+        pools = [c for src in self.referee.state.sources.values() for c in src.pool]
+        for card in sorted(dict.fromkeys(pools), reverse=True):
+            if card == change.card or card in self._seen_cards():
+                continue
+            if self.state.game.card(card).kind != self.state.game.card(change.card).kind:
+                continue
+            trial = copy_of(self.referee)
+            trial.correct(event.index, " ".join([*words[:-1], card]))
+            if _kept(self.referee, trial, event.index):
+                self._stand_ins[unknown] = card
+                self._correct_roll(event.index, " ".join([*words[:-1], card]),
+                                   f"{change.card} turned up at {change.elapsed:.2f} s: the stand-in is {card}")
+                return
+
+    def _may_place(self, change: Change) -> bool:
+        """Whether a loose die may be a die of the roll being distributed (else a die on a card is a roll landing
+        there, or a die rolled again)."""
+        return self.state.phase == "distribute" and any(colours(str(d)) == colours(change.die)
+                                                        for d in self.state.roll)
+
+    def _card_under(self, change: Change) -> str | None:
+        """The card a loose die lies on (the card layout did not place it on a chip), if any."""
+        share = self.settings.on_card_share
+        for card, (centre, size, gone) in self._cards_at.items():
+            if change.elapsed <= gone and dist(centre, change.where) <= share * size:
+                return card
+        return None
+
+    def _heap(self, change: Change) -> list[Change]:
+        """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than
+        one: a roll, not one die rolled again."""
+        heap = [c for c in self._pending if c.kind == "loose+" and not c.brief
+                and abs(c.elapsed - change.elapsed) <= self.settings.heap_s]
+        return heap if len(heap) >= 2 else []
+
+    def _loose_on_card(self, change: Change, card: str) -> bool:
+        """A die seen on a card but on none of its chips: placed there, on the one empty chip of that card where
+        the game takes it; else it says nothing the game can use (it is no roll, nor a die rolled again)."""
+        self._done(change)
+        gone = [c for c in self._left if colours(c.die) == colours(change.die)]
+        if self.state.phase != "distribute" or self._owner(card) is None:
+            self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")
+            return True
+        owner = self._owner(card)
+        cip = next(c for c in self.state.players[owner].cards if c.id == card)  # type: ignore[index]
+        roll = [str(d) for d in self.state.roll]
+        dice = [change.die] if change.die in roll else [d for d in roll if colours(d) == colours(change.die)]
+        options = [(d, chip) for d in dict.fromkeys(dice) for chip in range(1, cip.card.chip_count + 1)
+                   if chip not in cip.physical and not self._trial(f"place {d} {card}:{chip}")]
+        if len(options) != 1:
+            self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip the game can tell")
+            self._doubt(change)
+            return True
+        die, chip = options[0]
+        if gone:
+            self._left.remove(gone[-1])
+        self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}: placed on chip {chip}")
+        self._report(replace(change, die=die, confidence=min(change.confidence, 0.5)),
+                     f"place {die} {card}:{chip}")
+        return True
+
+
+def dist(a: Point, b: Point) -> float:  # (used by vision.interpret too)
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
