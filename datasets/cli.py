@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     images.add_argument("--out", required=False, help="output directory")
     images.add_argument("--seed", type=int, default=0, help="dataset seed: same seed, same bytes (default 0)")
     images.add_argument("--start", type=int, default=0, help="index of the first image (to extend a dataset)")
-    images.add_argument("--style", default="default", help="randomisation preset: default, heldout, clean")
+    images.add_argument("--style", default="default", help="randomisation preset: default, varied, heldout, clean")
     images.add_argument(
         "--set",
         dest="overrides",

@@ -37,7 +37,7 @@ def register_game(sub: argparse._SubParsersAction) -> None:
     game.add_argument("--size", default="1280x720", help="frame size WIDTHxHEIGHT (default 1280x720)")
     game.add_argument("--format", choices=("video", "frames"), default="video",
                       help="video: DIR/game.mp4 (mp4v); frames: DIR/frames/000000.jpg ... (default video)")
-    game.add_argument("--style", default="default", help="randomisation preset: default, heldout, clean")
+    game.add_argument("--style", default="default", help="randomisation preset: default, varied, heldout, clean")
     game.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
                       help="override one knob of the style (as synth images; repeatable)")
     game.add_argument("--scene-seed", type=int,
