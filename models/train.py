@@ -136,7 +136,8 @@ def train(
         "seed": seed,
         "workers": workers,
         "cache": cache,
-        "pretrained": init is not None,
+        # the trainer loads these into the network it builds for the dataset's classes (class head included)
+        "pretrained": str(Path(init).resolve()) if init is not None else False,
         "save_period": -1,  # last.pt and best.pt are written every epoch
         **({"time": hours} if hours else {}),
         **(extra or {}),
@@ -151,8 +152,5 @@ def train(
         "versions": {"python": platform.python_version(), "ultralytics": ultralytics.__version__},
     }
     (run / "fuse-train.json").write_text(json.dumps(record, indent=2) + "\n")
-    network = ultralytics.YOLO(model, task="detect")
-    if init is not None:
-        network.load(str(init))
-    network.train(**settings)
+    ultralytics.YOLO(model, task="detect").train(**settings)
     return run

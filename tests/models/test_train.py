@@ -78,6 +78,23 @@ def test_one_epoch_on_a_tiny_set_then_evaluate(tiny: Path, tmp_path: Path) -> No
         assert key in report
 
 
+def test_init_starts_from_every_layer_of_earlier_weights_class_head_included(tiny: Path, tmp_path: Path) -> None:
+    pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install ultralytics)")
+    import torch
+
+    from models.train import train
+
+    def head(run: Path) -> torch.Tensor:
+        model = torch.load(run / "weights" / "last.pt", map_location="cpu", weights_only=False)["model"]
+        return model.state_dict()["model.23.cv3.0.2.weight"].float()
+
+    first = train(tiny, epochs=1, imgsz=64, batch=2, workers=0, project=tmp_path, name="first", seed=3)
+    frozen = {"lr0": 0.0, "warmup_bias_lr": 0.0, "warmup_epochs": 0}  # no step moves a weight
+    second = train(tiny, epochs=1, imgsz=64, batch=2, workers=0, project=tmp_path, name="second", seed=4,
+                   init=first / "weights" / "last.pt", extra=frozen)  # fmt: skip
+    assert torch.allclose(head(second), head(first), atol=1e-3)
+
+
 def test_reader_stage_trains_exports_and_reads_dice(tiny: Path, tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="training needs torch (pip install ultralytics)")
     import cv2
