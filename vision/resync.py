@@ -14,8 +14,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   colours (a face misread), else one with its face (a colour misread), else the die just picked up from the roll
   area, so long as the placement is then legal and the choice is no guess between two dice;
 - a card missed or never recognised: play goes on (dice settle, a roll lands) while the game waits for a card,
-  or an unknown card is dealt. A stand-in card (unseen, of that type, that keeps the deal as it is) is reported,
-  and a question asked; if the stand-in itself turns up later, it is swapped for another;
+  or an unknown card (a role card too) is dealt. A stand-in card (unseen, of that type, that keeps the deal as it
+  is) is reported, and a question asked; if the stand-in itself turns up later, it is swapped for another;
 - a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
   placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
   is put down), also when the card leaves (defused) with chips the game holds empty;
@@ -399,19 +399,26 @@ class Resync:
         reported as a stand-in, an unseen card of its type that keeps the deal as it is (the card layout never
         names it later, but the later dealing and the dice on the known cards then still make sense)."""
         task = self.state.tasks[0]
-        if task[0] not in ("deal", "reveal") or not change.type:
+        if task[0] not in ("deal", "reveal", "role") or not change.type:
             return None
-        pools = [c for src in self.state.sources.values() for c in src.pool]
+        if task[0] == "role":  # a role card (Countdown) lies beside its player's cards
+            pools = [c.id for c in self.state.game.of_kind("role")]
+        else:
+            pools = [c for src in self.state.sources.values() for c in src.pool]
         for card in sorted(dict.fromkeys(pools), reverse=True):
             if card in self._seen_cards() or self.state.game.card(card).kind != change.type:
                 continue
-            action = f"deal p{task[1] + 1} {card}" if task[0] == "deal" else f"reveal {card}"
+            verb = {"deal": "deal", "reveal": "reveal", "role": "role"}[task[0]]
+            action = f"reveal {card}" if verb == "reveal" else f"{verb} p{task[1] + 1} {card}"
             after = self.state.clone()
             try:
                 after.apply_action(A.parse_action(action))
             except (IllegalActionError, RulesError):
                 continue
-            kept = after.row if task[0] == "reveal" else [c.id for c in after.players[task[1]].cards]
+            if task[0] == "role":
+                kept = [after.players[task[1]].role.id] if after.players[task[1]].role else []
+            else:
+                kept = after.row if task[0] == "reveal" else [c.id for c in after.players[task[1]].cards]
             if card not in kept:
                 continue  # a card that would be dealt again (a starting hand it breaks): not the simplest
             if change.card != "?":

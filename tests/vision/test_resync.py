@@ -135,3 +135,18 @@ def _run_from(interp: Interpreter, timeline: list[Change], start: float, until: 
         frame = int(round(t * 6))
         interp.feed([c for c in timeline if frame - 1 < c.elapsed * 6 <= frame], frame, t)
         t = round(t + 1 / 6, 4)
+
+
+def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
+    referee = Referee(GameConfig("countdown", 2), ManualClock())
+    for action in ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34", "deal p2 C-G42", "deal p2 C-G16",
+                   "reveal C-G44", "reveal C-G20", "reveal C-G02", "reveal C-G28", "reveal C-G12"):
+        referee.submit(action)
+    interp = Interpreter(referee)
+    roles = [Change("card+", 6, 1.0, "R-1", where=(300.0, 650.0), type="role", size=80.0),
+             Change("card+", 12, 2.0, "?1", where=(300.0, 80.0), type="role", size=80.0)]
+    _run(interp, roles, 12.0)
+    dealt = [e.action for e in referee.events if e.action.startswith("role")]
+    assert dealt[0] == "role p1 R-1" and dealt[1].startswith("role p2 R-") and dealt[1] != "role p2 R-1"
+    assert referee.state.phase != "role"  # play can go on
+    assert any("unknown role card" in c.question and "taken as" in c.question for c in interp.confirms)
