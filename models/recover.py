@@ -82,6 +82,9 @@ def calibration_batch(images: str | Path, *, count: int, size: int, seed: int = 
 def unfold(onnx_path: str | Path, images: str | Path, *, count: int = 32, size: int = 640) -> Any:
     """An ultralytics ``YOLO`` with the ONNX model's weights and batch norms put back (see the module's text)."""
     weights, meta = onnx_weights(onnx_path)  # bad input is reported before the heavy imports
+    if "names" not in meta:
+        raise ModelsError(f"{str(onnx_path)!r} has no class names in its metadata: not an ultralytics export")
+    names = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
     calibration = calibration_batch(images, count=count, size=size)
     import torch
 
@@ -90,9 +93,6 @@ def unfold(onnx_path: str | Path, images: str | Path, *, count: int = 32, size: 
     ultralytics = ultralytics_offline()
     from ultralytics.nn.modules.conv import Conv
 
-    if "names" not in meta:
-        raise ModelsError(f"{str(onnx_path)!r} has no class names in its metadata: not an ultralytics export")
-    names = {int(k): str(v) for k, v in ast.literal_eval(meta["names"]).items()}
     yolo = ultralytics.YOLO("yolo11n.yaml", task="detect")
     yolo.model = type(yolo.model)("yolo11n.yaml", nc=len(names), verbose=False)
     yolo.model.names = names
@@ -109,7 +109,7 @@ def unfold(onnx_path: str | Path, images: str | Path, *, count: int = 32, size: 
         if parent in folded:
             continue  # a folded convolution: set below
         if key not in weights:
-            if leaf in ("num_batches_tracked",) or key.endswith("anchors") or key.endswith("strides"):
+            if leaf in ("num_batches_tracked", "anchors", "strides"):
                 continue
             raise ModelsError(f"the ONNX model has no weight {key!r}: not a YOLO11n export")
         loaded[key] = torch.from_numpy(weights[key]).reshape(tensor.shape)
