@@ -1,9 +1,20 @@
 #!/usr/bin/env bash
 # Render the games the vision pipeline is evaluated on (README, "Vision pipeline"): 2-5 players of FUSE, 1-4 of
 # Countdown, three in the held-out style. About 30 s each on 2 cores. Usage: bash datasets/render-eval-games.sh OUT
+# With a second argument `fresh`: the six games of seeds 201-206 that the detector figures were measured on, never
+# used in tuning (three in the held-out style).
 set -euo pipefail
-out=${1:?usage: render-eval-games.sh OUT}
+out=${1:?usage: render-eval-games.sh OUT [fresh]}
 r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
+if [ "${2:-}" = fresh ]; then
+  r h2s201 --seed 201 --style heldout
+  r h3s202 --seed 202 --players 3 --style heldout
+  r cd2s203 --seed 203 --edition countdown --style heldout
+  r s204 --seed 204
+  r p4s205 --seed 205 --players 4
+  r cd3s206 --seed 206 --players 3 --edition countdown
+  exit 0
+fi
 r s11 --seed 11
 r s23 --seed 23
 r p2s31 --seed 31
