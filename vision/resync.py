@@ -395,30 +395,29 @@ class Resync:
                    if k[0] in known)
 
     def _stand_in(self, change: Change) -> str | None:
-        """An unknown card dealt or turned up into the row: the game cannot go on without a card there, so it is
-        reported as a stand-in, an unseen card of its type that keeps the deal as it is (the card layout never
-        names it later, but the later dealing and the dice on the known cards then still make sense)."""
+        """An unknown card dealt (a role card too) or turned up into the row: the game cannot go on without a card
+        there, so it is reported as a stand-in, an unseen card of its type that keeps the deal as it is (the card
+        layout never names it later, but the later dealing and the dice on the known cards then still make sense).
+        The candidates are the game's own chance outcomes for what it waits for."""
         task = self.state.tasks[0]
         if task[0] not in ("deal", "reveal", "role") or not change.type:
             return None
-        if task[0] == "role":  # a role card (Countdown) lies beside its player's cards
-            pools = [c.id for c in self.state.game.of_kind("role")]
-        else:
-            pools = [c for src in self.state.sources.values() for c in src.pool]
-        for card in sorted(dict.fromkeys(pools), reverse=True):
+        # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
+        outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
+        for outcome in outcomes:
+            card, action = outcome.card, str(outcome)
             if card in self._seen_cards() or self.state.game.card(card).kind != change.type:
                 continue
-            verb = {"deal": "deal", "reveal": "reveal", "role": "role"}[task[0]]
-            action = f"reveal {card}" if verb == "reveal" else f"{verb} p{task[1] + 1} {card}"
             after = self.state.clone()
             try:
-                after.apply_action(A.parse_action(action))
+                after.apply_action(outcome)
             except (IllegalActionError, RulesError):
                 continue
-            if task[0] == "role":
-                kept = [after.players[task[1]].role.id] if after.players[task[1]].role else []
+            if task[0] == "reveal":
+                kept = after.row
             else:
-                kept = after.row if task[0] == "reveal" else [c.id for c in after.players[task[1]].cards]
+                area = after.players[task[1]]
+                kept = [c.id for c in area.cards] + ([area.role.id] if area.role else [])
             if card not in kept:
                 continue  # a card that would be dealt again (a starting hand it breaks): not the simplest
             if change.card != "?":
