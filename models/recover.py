@@ -115,9 +115,10 @@ def unfold(onnx_path: str | Path, images: str | Path, *, count: int = 32, size: 
         loaded[key] = torch.from_numpy(weights[key]).reshape(tensor.shape)
     net.load_state_dict(loaded, strict=False)
     stats: dict[str, list[torch.Tensor]] = {name: [] for name in folded}
+    biases = {name: torch.from_numpy(weights[f"{name}.conv.bias"]) for name in folded}
 
     def folded_forward(name: str, m: Conv) -> Any:
-        bias = torch.from_numpy(weights[f"{name}.conv.bias"])
+        bias = biases[name]
 
         def forward(x: torch.Tensor) -> torch.Tensor:
             y = m.conv(x)
@@ -139,7 +140,7 @@ def unfold(onnx_path: str | Path, images: str | Path, *, count: int = 32, size: 
             m.bn.running_mean.copy_(mean)
             m.bn.running_var.copy_(var)
             m.bn.weight.copy_((var + m.bn.eps).sqrt())
-            m.bn.bias.copy_(mean + torch.from_numpy(weights[f"{name}.conv.bias"]))
+            m.bn.bias.copy_(mean + biases[name])
     return yolo
 
 

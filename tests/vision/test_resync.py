@@ -16,9 +16,9 @@ SETUP = ("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", "re
 ``[#] != [#] != [#] != [#]``."""
 
 
-def _dealt() -> tuple[Referee, Interpreter]:
-    referee = Referee(GameConfig("fuse", 2), ManualClock())
-    for action in SETUP:
+def _dealt(config: GameConfig | None = None, setup: tuple[str, ...] = SETUP) -> tuple[Referee, Interpreter]:
+    referee = Referee(config or GameConfig("fuse", 2), ManualClock())
+    for action in setup:
         referee.submit(action)
     return referee, Interpreter(referee)
 
@@ -138,11 +138,9 @@ def _run_from(interp: Interpreter, timeline: list[Change], start: float, until: 
 
 
 def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
-    referee = Referee(GameConfig("countdown", 2), ManualClock())
-    for action in ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34", "deal p2 C-G42", "deal p2 C-G16",
-                   "reveal C-G44", "reveal C-G20", "reveal C-G02", "reveal C-G28", "reveal C-G12"):
-        referee.submit(action)
-    interp = Interpreter(referee)
+    referee, interp = _dealt(GameConfig("countdown", 2), ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34",
+                             "deal p2 C-G42", "deal p2 C-G16", "reveal C-G44", "reveal C-G20", "reveal C-G02",
+                             "reveal C-G28", "reveal C-G12"))
     roles = [Change("card+", 6, 1.0, "R-1", where=(300.0, 650.0), type="role", size=80.0),
              Change("card+", 12, 2.0, "?1", where=(300.0, 80.0), type="role", size=80.0)]
     _run(interp, roles, 12.0)
