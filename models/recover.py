@@ -61,6 +61,8 @@ def narrow_class_branches(weights: dict[str, np.ndarray], shapes: dict[str, tupl
 
 def calibration_batch(images: str | Path, *, count: int, size: int, seed: int = 0) -> np.ndarray:
     """``count`` images from the folder ``images``, each scaled to fit ``size`` and padded grey, RGB in 0..1."""
+    if count < 1:
+        raise ModelsError(f"calibration needs at least one image, not {count}")
     folder = Path(images)
     files = (
         sorted(p for p in folder.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")) if folder.is_dir() else []

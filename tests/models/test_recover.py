@@ -18,6 +18,8 @@ def test_missing_inputs_are_one_line_errors(tmp_path: Path, capsys: pytest.Captu
         onnx_weights(tmp_path / "none.onnx")
     assert main([str(SHIPPED_MODEL), str(tmp_path / "out.pt"), "--images", str(tmp_path)]) == 2
     assert capsys.readouterr().out.strip() == f"error: no images to calibrate with in {str(tmp_path)!r}"
+    assert main([str(SHIPPED_MODEL), str(tmp_path / "out.pt"), "--images", str(tmp_path), "--count", "0"]) == 2
+    assert capsys.readouterr().out.strip() == "error: calibration needs at least one image, not 0"
 
 
 def test_a_wider_class_branch_keeps_the_channels_its_last_layer_weighs_most() -> None:
