@@ -8,7 +8,7 @@ identity flickering for a frame does not win the vote; a die's face must lead th
 gone only after it has been missing for ``vanish_s`` seconds in frames that could have seen it. A hand over the
 table hides many things at once: a frame in which ``burst`` or more committed things are missing is a disturbed
 frame, and absence seen in it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real).
-A chip's die is only judged while its card is seen, and a die covered by the next die of a stack keeps its chip
+A chip's die is only judged while its card is seen and recognised, and a die covered by the next die of a stack keeps its chip
 (seen covered, it is there: missing while the hand that stacked the next die hid it is no absence).
 
 Cards are followed by identity, or by position while unrecognised; loose dice (the roll area) by position, a
@@ -260,8 +260,9 @@ class Tracker:
 
     def _disturbed(self, obs: TableObservation, cards: dict[str, CardSeen], on: dict, loose: dict[int, int]) -> bool:
         missing = sum(1 for c in self.cards.values() if c.committed and c.key not in cards)
+        judged = _named(cards)
         missing += sum(1 for (card, chip), c in self.chips.items()
-                       if c.die and card in cards and (card, chip) not in on
+                       if c.die and card in judged and (card, chip) not in on
                        and not self._hidden(card, chip, c.level, on))
         matched = set(loose.values())
         missing += sum(1 for j, t in enumerate(self.loose) if t.committed and j not in matched)
@@ -310,11 +311,12 @@ class Tracker:
                 chip.first = (obs.frame, obs.elapsed)
             chip.level = die.level
             chip.votes.add(obs.elapsed, die.die, die.confidence)
+        judged = _named(cards)
         for key, chip in self.chips.items():
             if key in on:
                 continue
-            if key[0] not in cards:
-                continue  # cannot be seen now: no vote
+            if key[0] not in judged:
+                continue  # cannot be seen now (the card out of sight, or in sight but not recognised): no vote
             if self._hidden(key[0], key[1], chip.level, on):
                 if chip.die:  # covered by a die seen on top of it: it is there (it cannot leave from under it), and
                     chip.votes.add(obs.elapsed, chip.die, 1.0)  # missing while a hand stacked that die is no absence
@@ -535,6 +537,12 @@ class Tracker:
 
 _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}
 """Same-moment changes: what left before what arrived."""
+
+
+def _named(cards: dict[str, CardSeen]) -> set[str]:
+    """Tracks whose card is seen and recognised now: only on those can a chip be seen empty (an unrecognised
+    card, followed by position, has no chip spots, so its dice lie on no chip)."""
+    return {key for key, card in cards.items() if card.card_id}
 
 
 def _centre(card: CardSeen) -> Point:

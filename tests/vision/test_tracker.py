@@ -64,6 +64,18 @@ def test_a_die_under_the_next_one_of_a_stack_keeps_its_chip() -> None:
         ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
 
 
+def test_a_card_that_loses_its_name_keeps_its_dice() -> None:
+    """A hand passes and the card comes back unrecognised in its place (its chips still covered by dice): its dice
+    lie on no chip of a known card then, which is no sign that they left."""
+    nameless = CardSeen(CARD.corners, "bomb", None, 0.4)
+    dice = (die("red5", 1), die("blue2", 2, 150.0))
+    loose = tuple(DieSeen(d.die, d.box, d.confidence) for d in dice)
+    changes = run([((CARD, OTHER), dice)] * 8 + [((nameless, OTHER), loose)] * 24 + [((CARD, OTHER), dice)] * 8)
+    assert [k for k in kinds(changes) if k[0] == "die-"] == []
+    gone = run([((CARD, OTHER), dice)] * 8 + [((CARD, OTHER), dice[1:])] * 12)  # a named card shows an empty chip
+    assert [k for k in kinds(gone) if k[0] == "die-"] == [("die-", "F-001", 1, "red5")]
+
+
 def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() -> None:
     unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
     changes = run([((CARD, unknown), ())] * 6)
