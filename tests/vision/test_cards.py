@@ -108,6 +108,40 @@ def test_a_card_keeps_its_name_when_it_comes_back_covered(sample, tmp_path, monk
     assert card.card_id in {c.card_id for c in again.cards}
 
 
+def test_an_unrecognisable_card_keeps_its_name_while_dice_lie_on_it(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """After a hand took a named card out of sight it comes back too covered to match even its own face: with a
+    die on it, it is the same card (dice go on players' cards, which are not swapped in place); without, unknown."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    cards = [c for c in truth["cards"] if c.get("label") and c.get("box")]
+    names = tuple(sorted({c["label"] for c in cards} | {"red5"}))
+    boxes = np.array([c["box"] for c in cards], np.float32)
+
+    def detections(die_at: tuple[float, float] | None) -> Detections:
+        xyxy = boxes if die_at is None else np.vstack([boxes, [[die_at[0] - 9, die_at[1] - 9, die_at[0] + 9,
+                                                                 die_at[1] + 9]]])
+        labels = [c["label"] for c in cards] + ([] if die_at is None else ["red5"])
+        return Detections(xyxy, np.ones(len(labels)), [names.index(n) for n in labels], names)
+
+    kept = {}
+    for with_die in (False, True):
+        layout = TableLayout(edition="fuse")
+        first = layout.observe(img, detections(None), 0)
+        card = next(c for c in first.cards if c.card_id and len(c.chips) >= 2)
+        k = next(i for i, b in enumerate(boxes) if np.allclose(np.mean(card.corners, 0), (b[:2] + b[2:]) / 2, atol=3))
+        gone = detections(None)
+        layout.observe(img, Detections(np.delete(gone.xyxy, k, 0), np.delete(gone.confidence, k),
+                                       np.delete(gone.class_id, k), names), 1)
+        covered = img.copy()
+        corners = np.array(card.corners, np.int32)
+        cv2.fillConvexPoly(covered, corners, (60, 110, 170))  # a hand over the whole face, its edges still showing
+        cv2.polylines(covered, [corners], True, (250, 250, 250), 2)
+        spot = card.chips[0].centre
+        again = layout.observe(covered, detections(spot if with_die else None), 2)
+        kept[with_die] = card.card_id in {c.card_id for c in again.cards}
+    assert kept == {False: False, True: True}
+
+
 def test_chip_spots_follow_the_corners() -> None:
     corners = np.array([[0, 0], [880, 0], [880, 630], [0, 630]], np.float32)
     spots = chip_spots("[#] = [#] = [#]", corners)

@@ -112,6 +112,22 @@ def test_a_roll_read_again_with_another_face_is_corrected() -> None:
     assert referee.events[-1].action == "place black3 F-G28:1"
 
 
+def test_returns_seen_out_of_turn_order_are_taken_in_turn() -> None:
+    """An unused red1 costs each player a die matching it, p1 first: p2's die seen leaving first is no violation
+    but waits for p1's."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll green1 red6 black1 black2", "place green1 F-G21:1", "place black1 F-G04:1",
+                   "place black2 F-G04:2", "done", "unused red1"):
+        referee.submit(action)
+    interp.feed([Change("die-", 60, 10.0, "F-G04", 1, "black1")], 60, 10.0)
+    assert referee.violations == [] and referee.events[-1].action == "unused red1"
+    interp.feed([Change("die-", 66, 11.0, "F-G21", 1, "green1")], 66, 11.0)
+    assert [e.action for e in referee.events[-2:]] == ["return F-G21:1", "return F-G04:1"]
+    assert referee.violations == [] and interp.confirms == []
+
+
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
     from vision.tracker import Change
 
