@@ -142,6 +142,29 @@ def test_an_unrecognisable_card_keeps_its_name_while_dice_lie_on_it(sample, tmp_
     assert kept == {False: False, True: True}
 
 
+def test_a_card_box_far_smaller_than_the_cards_in_view_is_no_card(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A dark thing (the dice bag) boxed as a card, a third the size of the cards around it, is dropped; a card
+    box of the usual size where no card is named is kept (as unknown)."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    frame = img.copy()
+    cards = det.cards.xyxy
+    w, h = np.median(cards[:, 2] - cards[:, 0]), np.median(cards[:, 3] - cards[:, 1])
+    spots = []
+    for scale in (0.5, 1.0):  # a box half as wide and high: a quarter of the area
+        x0, y0 = 20 + 300 * scale, 20
+        box = np.array([x0, y0, x0 + w * scale, y0 + h * scale], np.float32)
+        cv2.rectangle(frame, (int(box[0]), int(box[1])), (int(box[2]), int(box[3])), (60, 30, 20), -1)
+        spots.append(box)
+    bomb = det.names.index("bomb")
+    fake = Detections(np.vstack([det.xyxy, spots]), np.ones(len(det) + 2), [*det.class_id, bomb, bomb], det.names)
+    seen = TableLayout(edition="fuse").observe(frame, fake, 0)
+    centres = [np.mean(c.corners, 0) for c in seen.cards]
+    found = [any(np.all((c >= s[:2] - 2) & (c <= s[2:] + 2)) for c in centres) for s in spots]
+    assert found == [False, True]
+
+
 def test_chip_spots_follow_the_corners() -> None:
     corners = np.array([[0, 0], [880, 0], [880, 630], [0, 630]], np.float32)
     spots = chip_spots("[#] = [#] = [#]", corners)
