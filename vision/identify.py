@@ -22,8 +22,8 @@ that tell them apart, at most ``CONTRA`` of its covered cells are ones another l
 ``STRAY`` lie in patches too small for a die or a hand: otherwise unknown.
 
 Measured with ``python -m vision.measure_cards datasets/sample`` (429 views of cards at least half visible):
-named right 384, wrong 0, unknown 45 (before the matcher's robust fit: 257, 0, 172); the enrolment test's figures are in
-tests/vision/test_enrol.py.
+named right 384, wrong 0, unknown 45 (before the matcher's robust fit: 257, 0, 172); the enrolment test's
+figures are in tests/vision/test_enrol.py.
 """
 
 from __future__ import annotations
