@@ -2,8 +2,9 @@
 # Render the games the vision pipeline is evaluated on (README, "Vision pipeline"): 2-5 players of FUSE, 1-4 of
 # Countdown, three in the held-out style. About 30 s each on 2 cores. Usage: bash datasets/render-eval-games.sh OUT
 # With a second argument `fresh`: the six games of seeds 201-206 that the detector figures were measured on, never
-# used in tuning but for s204, where the fourth session found a false return (three in the held-out style). With `tune`: the five of the list below that the card identity,
-# tracker and interpreter changes of the fourth session were tuned on (data/tune in the README).
+# used in tuning but for s204, where the fourth session found a false return (three in the held-out style).
+# With `tune`: the five of the list below that the fourth session's card identity, tracker and interpreter
+# changes were tuned on (data/tune in the README).
 set -euo pipefail
 out=${1:?usage: render-eval-games.sh OUT [fresh|tune]}
 r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
