@@ -49,7 +49,7 @@ CALIBRATION_IMAGES = 48
 
 def quantize(model: Path, out: Path, images: list[Path], imgsz: tuple[int, int]) -> None:
     """Float32 ONNX ``model`` -> int8 ONNX at ``out`` (QDQ, ONNX Runtime's static quantization), calibrated on
-    ``images``; the head's box decoding stays float (a box off by a quantization step misplaces small dice)."""
+    ``images``; the head's box decoding stays float (it works in input pixels, where an 8-bit step spans several)."""
     import cv2
     import onnx
     from onnxruntime.quantization import CalibrationDataReader, QuantFormat, QuantType, quantize_static
