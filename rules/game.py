@@ -9,6 +9,8 @@ them (``sample_chance``); a referee applies what the camera saw.
 The turn is kept as a list of tasks (``State.tasks``); the first is what happens now, and fuse cards, spark
 draws and refills push their own tasks in front. Where the rulebooks leave the order open, this engine plays
 a turn as: (name) -> roll -> (ability) -> distribute -> defuse -> unused dice (FUSE) or sparks (Countdown).
+Returns for an unused die or a fuse card are tasks in player order, and ``legal_actions()`` offers them in that
+order; ``apply_action()`` takes them in any order, as the players return their dice at once at the table.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, takewhile
 
 from rules import actions as A
 from rules.catalog import Card, Catalog, load_catalog
@@ -675,13 +677,16 @@ class State:
         return []
 
     def _do_return(self, action: A.Return) -> None:
-        task = self._expect("lose")
+        first = self._expect("lose")
         player, card = self._find_card(action.card)
-        if player != task[1] or (card, action.chip) not in self._losable(player, task[2]):
+        due = next((i for i, task in enumerate(takewhile(lambda t: t[0] == "lose", self.tasks)) if task[1] == player),
+                   None)  # the returns due now are made at once: any of those players may go first
+        task = first if due is None else self.tasks[due]
+        if due is None or (card, action.chip) not in self._losable(player, task[2]):
             raise IllegalActionError(f"p{task[1] + 1} must return a die matching {task[2]} that is not safe")
         die = card.take(action.chip)
         self.bag[die.colours] += 1
-        self.tasks.pop(0)
+        self.tasks.pop(due)
 
     def _do_clear(self, action: A.Clear) -> None:
         _, card = self._find_card(action.card)

@@ -460,19 +460,11 @@ class Interpreter(Resync):
         owner = self._owner(change.card)
         card = next(c for c in self.state.players[owner].cards if c.id == change.card)  # type: ignore[index]
         if self.state.phase == "lose":
-            if self._returns_later(owner):
-                return False  # the game takes returns in turn order, the table need not: kept until it is theirs
             self._done(change)
             self._report(change, f"return {change.card}:{change.chip}", rule_kind=True)
             return True
         return False  # the dice of a card being defused (used when the card leaves), or a die to return once an
         # unused die is rolled again (the roll comes first); a die lost from sight alone says nothing
-
-    def _returns_later(self, owner: int | None) -> bool:
-        """The game waits for another player's return, and ``owner`` has a return of their own to make after it."""
-        tasks = self.state.tasks
-        return (owner is not None and bool(tasks) and tasks[0][1] != owner
-                and any(task[0] == "lose" and task[1] == owner for task in tasks[1:]))
 
     # ------------------------------------------------------------------ loose dice
 

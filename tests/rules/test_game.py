@@ -295,6 +295,22 @@ def test_unused_dice_are_rolled_again_in_any_order() -> None:
     assert [t[1].colour for t in state.tasks if t[0] == "unused"] == ["black"]
 
 
+def test_the_players_return_their_matching_dice_in_any_order() -> None:
+    """The rulebook has each player return a die at once: p2 may return before p1, whose return stays due."""
+    state = fuse_two_players()
+    act(state, "roll yellow5 red5 blue2 green6",
+        "place yellow5 F-017:1", "place red5 F-017:2", "place blue2 F-001:1", "place green6 F-001:2")
+    act(state, "roll yellow3 red2 black4 black1", "place red2 F-002:2", "place yellow3 F-003:1", "done")
+    act(state, "unused black2")  # black or 2: p1's red2, p2's blue2
+    assert [t[1] for t in state.tasks if t[0] == "lose"] == [0, 1]
+    with pytest.raises(IllegalActionError, match="p2 must return a die matching"):
+        act(state, "return F-001:2")  # green6 matches neither
+    act(state, "return F-001:1")  # p2 first
+    assert [t[1] for t in state.tasks if t[0] == "lose"] == [0]
+    act(state, "return F-002:2")
+    assert state.phase != "lose" and card_dice(state, "F-001") == {2: "green6"} and card_dice(state, "F-002") == {}
+
+
 def test_unused_dice_are_rolled_and_each_player_returns_a_match() -> None:
     """FUSE, "Unused Dice": each player returns one die matching the colour or the number; dice under others
     in a stack are safe; a player with no match is unaffected; the die then goes back into the bag."""
