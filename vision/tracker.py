@@ -177,9 +177,10 @@ class Tracker:
         seen_cards = self._match_cards(obs)
         on_chips, loose_seen = self._split_dice(obs)
         loose_match = self._match_loose(loose_seen)
-        disturbed = self._disturbed(obs, seen_cards, on_chips, loose_match)
+        judged = _named(seen_cards)
+        disturbed = self._disturbed(obs, seen_cards, judged, on_chips, loose_match)
         self._vote_cards(obs, seen_cards, disturbed)
-        self._vote_chips(obs, seen_cards, on_chips, disturbed)
+        self._vote_chips(obs, judged, on_chips, disturbed)
         self._vote_loose(obs, loose_match, loose_seen, disturbed)
         changes += self._commit_cards(obs)
         changes += self._commit_chips(obs)
@@ -258,9 +259,9 @@ class Tracker:
             used_t.add(j)
         return match
 
-    def _disturbed(self, obs: TableObservation, cards: dict[str, CardSeen], on: dict, loose: dict[int, int]) -> bool:
+    def _disturbed(self, obs: TableObservation, cards: dict[str, CardSeen], judged: set[str], on: dict,
+                   loose: dict[int, int]) -> bool:
         missing = sum(1 for c in self.cards.values() if c.committed and c.key not in cards)
-        judged = _named(cards)
         missing += sum(1 for (card, chip), c in self.chips.items()
                        if c.die and card in judged and (card, chip) not in on
                        and not self._hidden(card, chip, c.level, on))
@@ -304,14 +305,13 @@ class Tracker:
             track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
             track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre), card.confidence)
 
-    def _vote_chips(self, obs: TableObservation, cards: dict[str, CardSeen], on: dict, disturbed: bool) -> None:
+    def _vote_chips(self, obs: TableObservation, judged: set[str], on: dict, disturbed: bool) -> None:
         for key, die in on.items():
             chip = self.chips.setdefault(key, _Chip())
             if chip.first is None or (chip.votes.history and chip.votes.history[-1][1] is None):
                 chip.first = (obs.frame, obs.elapsed)
             chip.level = die.level
             chip.votes.add(obs.elapsed, die.die, die.confidence)
-        judged = _named(cards)
         for key, chip in self.chips.items():
             if key in on:
                 continue
