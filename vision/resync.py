@@ -19,6 +19,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
   placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
   is put down), also when the card leaves (defused) with chips the game holds empty;
+- a card defused as its last die went down: a player's card leaves with chips the game holds empty while dice of
+  the roll lately lifted from the roll area are seen nowhere. They are placed on it when exactly one choice of
+  them completes it (the hand that put the last die down hid it until the card was taken);
 - a ``done`` that was not: a die of the roll settles on a chip while the game waits for unused dice rolled again
   (``done`` has no visible sign; it was inferred from a die that seemed rolled again). It is taken back, with
   what followed it;
@@ -37,6 +40,7 @@ question, not a violation.
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import permutations
 from typing import TYPE_CHECKING, Any
 
 from rules import actions as A
@@ -334,7 +338,7 @@ class Resync:
             self._loose_on_card(c, change.card)
         owner = self._owner(change.card)
         card = next(c for c in self.state.players[owner].cards if c.id == change.card)  # type: ignore[index]
-        if card.complete:
+        if card.complete or self._complete_from_roll(change, card):
             return True  # ``_step`` defuses it now
         if change.kind == "card>":
             return False
@@ -342,6 +346,31 @@ class Resync:
         self._doubt(change)
         self._ask(change, f"{change.card} left the table at {change.elapsed:.2f} s with empty chips: "
                           "defused, or only hidden?")
+        return True
+
+    def _complete_from_roll(self, change: Change, cip: Any) -> bool:
+        """A player's card left unfinished while dice of the roll that were lately picked up from the roll area are
+        seen nowhere: they went onto its empty chips and the card was defused at once (the hand that put the last
+        die down hid it until the card was taken). Placed when exactly one choice of them completes the card."""
+        if self.state.phase != "distribute":
+            return False
+        on_chips = set(self._table.values())
+        picked = {c.die for c in self._left if c.die not in on_chips}
+        dice = [str(d) for d in self.state.roll if str(d) in picked]
+        empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
+        if not empty or len(empty) > len(dice):
+            return False
+        found = set()
+        for chosen in permutations(dice, len(empty)):
+            actions = [f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty)]
+            if takes(self.referee, actions):
+                found.add(tuple(actions))
+        if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) != 1:
+            return False  # none, or a guess between dice
+        self._doubt(change)
+        for action in min(found):
+            self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it seen nowhere")
+            self._report(replace(change, confidence=0.0), action)
         return True
 
     def _infer_roll(self, change: Change) -> bool:

@@ -278,7 +278,7 @@ class Tracker:
         """A die under another: a die seen higher up on the same spot of the card, or close enough to rest on it
         (within ``under_share`` of its size: a die on top of four is off each one's centre), or, without chip
         spots, any die seen higher on the card."""
-        track = self.cards.get(card)
+        track = self._track(card)
         spots = track.chips if track else {}
         mine = spots.get(chip)
         for (c, k), die in on.items():
@@ -464,8 +464,16 @@ class Tracker:
                 track.die, track.first = None, None
         return out
 
+    def _track(self, name: str) -> _Card | None:
+        """The card track called ``name`` (its card id, or ``?N`` while unrecognised): a track opened for a card
+        not yet recognised keeps its ``?N`` key after it is, so the key alone does not find it."""
+        track = self.cards.get(name)
+        if track is not None and (track.card_id or track.key) == name:
+            return track
+        return next((t for t in self.cards.values() if (t.card_id or t.key) == name), None)
+
     def _spot(self, card: str, chip: int) -> Point:
-        track = self.cards.get(card)
+        track = self._track(card)
         spot = track.chips.get(chip) if track else None
         return spot[0] if spot else (0.0, 0.0)
 
@@ -540,9 +548,10 @@ _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 
 
 
 def _named(cards: dict[str, CardSeen]) -> set[str]:
-    """Tracks whose card is seen and recognised now: only on those can a chip be seen empty (an unrecognised
-    card, followed by position, has no chip spots, so its dice lie on no chip)."""
-    return {key for key, card in cards.items() if card.card_id}
+    """The ids of the cards seen and recognised now: only on those can a chip be seen empty (an unrecognised
+    card, followed by position, has no chip spots, so its dice lie on no chip). Ids, not track keys: dice name
+    their chip's card by id, and a track opened while its card was unrecognised keeps its ``?N`` key."""
+    return {card.card_id for card in cards.values() if card.card_id}
 
 
 def _centre(card: CardSeen) -> Point:

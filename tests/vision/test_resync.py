@@ -148,3 +148,33 @@ def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
     assert dealt[0] == "role p1 R-1" and dealt[1].startswith("role p2 R-") and dealt[1] != "role p2 R-1"
     assert referee.state.phase != "role"  # play can go on
     assert any("unknown role card" in c.question and "taken as" in c.question for c in interp.confirms)
+
+
+
+def test_a_card_defused_as_its_last_die_went_down_unseen_is_completed_by_the_die_lifted_from_the_roll() -> None:
+    """The bundled sample at 76 s: p1 puts the green1 lifted from the roll area on F-G07:3 and defuses the card at
+    once; the hand hides the die until the card is gone. The card's leaving is committed late (a hand over it
+    suspends judgement), after the row card taken with it and the fuse card turned up in its place."""
+    import json
+    from pathlib import Path
+
+    truth = json.loads((Path(__file__).resolve().parents[2] / "datasets" / "sample" / "truth.json").read_text())
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for t, action in [(t, a) for t, a in truth["log"] if t < 76.0]:
+        referee.clock.seconds = t  # type: ignore[attr-defined]
+        referee.submit(action)
+    interp, gone, before = Interpreter(referee), (700.0, 600.0), len(referee.events)
+    commits = [(76.5, Change("loose-", 458, 76.3, die="green1", where=(500.0, 400.0))),
+               (79.7, Change("card>", 475, 79.2, "F-008", where=(650.0, 650.0), before=(300.0, 100.0), type="bomb",
+                             size=80.0)),
+               (80.5, Change("card+", 480, 80.0, "FF-08", where=(300.0, 100.0), type="fuse", size=80.0))]
+    commits += [(82.7, Change("die-", 496, 78.3, "F-G07", k, d, where=gone)) for k, d in ((1, "black3"), (2, "green2"))]
+    commits.append((82.7, Change("card-", 496, 78.3, "F-G07", where=gone, type="bomb")))
+    t = 76.0
+    while t <= 95.0:
+        frame = int(round(t * 6))
+        interp.feed([c for at, c in commits if frame - 1 < at * 6 <= frame], frame, t)
+        t = round(t + 1 / 6, 4)
+    assert [e.action for e in referee.events if not e.undone][-3:] == [
+        "place green1 F-G07:3", "defuse F-G07 take F-008", "reveal FF-08"]
+    assert all(e.accepted for e in referee.events[before:]) and interp.confirms == []

@@ -76,6 +76,16 @@ def test_a_card_that_loses_its_name_keeps_its_dice() -> None:
     assert [k for k in kinds(gone) if k[0] == "die-"] == [("die-", "F-001", 1, "red5")]
 
 
+def test_a_card_recognised_only_after_it_settled_still_shows_its_empty_chips() -> None:
+    """A card dealt under a hand is first followed as an unknown card; once recognised, a die taken off its chip
+    leaves (the die names the card by id, the track was opened under an unknown name)."""
+    nameless = CardSeen(CARD.corners, "bomb", None, 0.4)
+    changes = run([((nameless, OTHER), ())] * 8 + [((CARD, OTHER), ())] * 8
+                  + [((CARD, OTHER), (die("red5", 1),))] * 8 + [((CARD, OTHER), ())] * 12)
+    assert [k for k in kinds(changes) if k[0].startswith("die")] == [
+        ("die+", "F-001", 1, "red5"), ("die-", "F-001", 1, "red5")]
+
+
 def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() -> None:
     unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
     changes = run([((CARD, unknown), ())] * 6)
