@@ -184,6 +184,15 @@ class TableLayout:
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
         return CardSeen(pts, kind, card_id, round(conf, 3), chips), identity  # type: ignore[arg-type]
 
+    def _same_place(self, box: np.ndarray, kind: str, used: set[int]) -> int | None:
+        """The remembered card this detection is (its box overlapping by ``SAME_IOU``, of its type), a named one
+        first: a hand over a card changes its box for a moment and gets an unnamed entry of its own, while the
+        card named there is remembered (``FORGET_FRAMES``) and is the one that shows again when the hand goes."""
+        overlaps = [(box_iou(known.box, box), known.name is not None, k) for k, known in enumerate(self._known)
+                    if k not in used and known.card.type == kind]
+        same = [(named, overlap, k) for overlap, named, k in overlaps if overlap >= SAME_IOU]
+        return max(same)[2] if same else None
+
     def observe(
         self, frame: np.ndarray, detections: Detections, index: int = 0, elapsed: float = 0.0
     ) -> TableObservation:
@@ -196,11 +205,9 @@ class TableLayout:
         sizes += [_area(box) for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
         small = SMALL * float(np.median(sizes)) if sizes else 0.0
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
-            k = max(range(len(self._known)), key=lambda k: box_iou(self._known[k].box, box), default=None)
-            old = self._known[k] if k is not None and k not in used else None
+            k = self._same_place(box, kind, used)
+            old = self._known[k] if k is not None else None
             overlap = box_iou(old.box, box) if old is not None else 0.0
-            if old is not None and (overlap < SAME_IOU or old.card.type != kind):
-                old = None
             name = old.name if old is not None else None
             if name is None and _area(box) < small:
                 continue

@@ -40,7 +40,7 @@ from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
 from rules.referee import Event, Referee
-from vision.observation import Point
+from vision.observation import Point, colours
 from vision.resync import Resync, dist, fix_roll
 from vision.tracker import Change
 
@@ -448,7 +448,7 @@ class Interpreter(Resync):
         roll = [str(d) for d in self.state.roll]
         if change.die in roll:
             return change.die
-        alike = {d for d in roll if _colours(d) == _colours(change.die)}
+        alike = {d for d in roll if colours(d) == colours(change.die)}
         if len(alike) > 1:  # the one of them lately picked up from the roll area, if the tracker saw which
             alike &= {c.die for c in self._left[-1:]}
         if len(alike) != 1:
@@ -482,7 +482,7 @@ class Interpreter(Resync):
         if card is not None:  # a die on a card that the card layout put on no chip: seen on its chip soon?
             owner = self._owner(card)
             cards = self.state.players[owner].cards if owner is not None else []
-            held = any(_colours(str(d)) == _colours(change.die) for c in cards if c.id == card
+            held = any(colours(str(d)) == colours(change.die) for c in cards if c.id == card
                        for d in c.physical.values())
             if held or owner is None:
                 self._done(change)
@@ -511,18 +511,18 @@ class Interpreter(Resync):
         if task[0] == "name" and not change.brief:  # the leader named nothing: the roll follows at once
             return self._infer_unseen(change, "roll")
         # a die rolled again (an unused die): a die of its colour left the roll area just before
-        left = next((c for c in self._left if _colours(c.die) == _colours(change.die)
+        left = next((c for c in self._left if colours(c.die) == colours(change.die)
                      and c.elapsed <= change.elapsed + 0.5), None)
         if left is None:
             return False
         if task[0] == "unused":  # in whatever order the leader picks the unused dice up
-            if _colours(change.die) not in {_colours(str(t[1])) for t in self.state.tasks if t[0] == "unused"}:
+            if colours(change.die) not in {colours(str(t[1])) for t in self.state.tasks if t[0] == "unused"}:
                 return False
             self._done(change)
             self._left.remove(left)
             self._report(change, f"unused {change.die}")
             return True
-        if task[0] == "distribute" and _colours(change.die) in {_colours(str(d)) for d in self.state.roll}:
+        if task[0] == "distribute" and colours(change.die) in {colours(str(d)) for d in self.state.roll}:
             if change.confidence < self.settings.min_confidence or self._heap(change):
                 return False  # a faint reading, or the next roll landing, ends no one's distribution
             return self._infer_unseen(change, "unused")
@@ -555,7 +555,7 @@ class Interpreter(Resync):
         roll was misread. Corrected in the referee's log (``Referee.correct``: the reports since are replayed, and
         none of them used that die)."""
         old = next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
-                    and _colours(c.die) == _colours(change.die)), None)
+                    and colours(c.die) == colours(change.die)), None)
         if old is None or self.state.phase not in ("ability", "distribute"):
             return False
         roll = next((e for e in reversed(self.referee.events) if not e.undone and e.accepted
@@ -620,7 +620,3 @@ def _cluster(dice: list[Change], n: int) -> list[Change]:
             best = (spread, pick)
     assert best is not None
     return [dice[i] for i in best[1]]
-
-
-def _colours(die: str) -> str:
-    return die.rstrip("0123456789")

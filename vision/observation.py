@@ -10,6 +10,11 @@ Point = tuple[float, float]
 Box = tuple[float, float, float, float]
 
 
+def colours(die: str) -> str:
+    """A die's colours without its face: ``red`` of ``red5``, ``black/yellow`` of ``black/yellow2``."""
+    return die.rstrip("0123456789")
+
+
 @dataclass(frozen=True)
 class ChipSpot:
     """Where the die of one chip of a recognised card rests, in frame pixels."""

@@ -47,15 +47,11 @@ from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
 from rules.referee import Event, Referee
-from vision.observation import Point
+from vision.observation import Point, colours
 from vision.tracker import Change
 
 if TYPE_CHECKING:
     from vision.interpret import InterpreterSettings, Zones
-
-
-def colours(die: str) -> str:
-    return die.rstrip("0123456789")
 
 
 def face(die: str) -> str:

@@ -9,7 +9,8 @@ gone only after it has been missing for ``vanish_s`` seconds in frames that coul
 table hides many things at once: a frame in which ``burst`` or more committed things are missing is a disturbed
 frame, and absence seen in it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real).
 A chip's die is only judged while its card is seen and recognised, and a die covered by the next die of a stack
-keeps its chip (seen covered, it is there: missing while the hand that stacked the next die hid it is no absence).
+keeps its chip (seen covered, it is there: missing while the hand that stacked the next die hid it is no absence);
+a die of other colours read where a die lies, on a card that stacks a chip there, is the next die of the stack.
 
 Cards are followed by identity, or by position while unrecognised; loose dice (the roll area) by position, a
 die picked up and rolled again landing elsewhere is a new loose die, one landing where it lay a new face there
@@ -19,11 +20,11 @@ die picked up and rolled again landing elsewhere is a new loose die, one landing
 from __future__ import annotations
 
 from collections import Counter, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from math import hypot
 from typing import Literal
 
-from vision.observation import CardSeen, DieSeen, Point, TableObservation
+from vision.observation import CardSeen, DieSeen, Point, TableObservation, colours
 
 ChangeKind = Literal["card+", "card-", "card>", "die+", "die-", "loose+", "loose-"]
 
@@ -236,9 +237,25 @@ class Tracker:
                 loose.append(die)
                 continue
             key = (die.on[0], die.on[1])
+            key, die = self._on_top(key, die)
             if key not in on or die.confidence > on[key].confidence:
                 on[key] = die
         return on, loose
+
+    def _on_top(self, key: tuple[str, int], die: DieSeen) -> tuple[tuple[str, int], DieSeen]:
+        """A die read on a chip that holds a committed die of other colours, where the card stacks a chip on that
+        one: it is the die on top. The die under it is hidden, so the layout, seeing one die there, gave it the
+        bottom chip."""
+        track = self._track(key[0])
+        spots = track.chips if track else {}
+        while (chip := self.chips.get(key)) is not None and chip.die and colours(chip.die) != colours(die.die):
+            mine = spots.get(key[1])
+            above = [k for k, (centre, radius, level) in spots.items()
+                     if mine is not None and level == mine[2] + 1 and _dist(centre, mine[0]) <= max(radius, mine[1])]
+            if not above:
+                break
+            key, die = (key[0], above[0]), replace(die, on=(key[0], above[0]), level=mine[2] + 1)  # type: ignore[index]
+        return key, die
 
     def _match_loose(self, dice: list[DieSeen]) -> dict[int, int]:
         """Loose die index -> track index, nearest first, within ``loose_match`` of a die's size."""
@@ -460,7 +477,8 @@ class Tracker:
                 out.append(Change("die+", obs.frame, first, card, chip, track.die, conf, self._spot(card, chip)))
             elif self._absent(track.votes, obs.elapsed):
                 gone = next((t for t, v, _ in reversed(track.votes.history) if v is not None), obs.elapsed)
-                out.append(Change("die-", obs.frame, gone, card, chip, track.die, where=self._spot(card, chip)))
+                out.append(Change("die-", obs.frame, gone, card, chip, track.die, _read_as(track.votes, track.die),
+                                  self._spot(card, chip)))
                 track.die, track.first = None, None
         return out
 
@@ -545,6 +563,13 @@ class Tracker:
 
 _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}
 """Same-moment changes: what left before what arrived."""
+
+
+def _read_as(votes: _Votes, die: str) -> float:
+    """Mean confidence of the recent readings of ``die``: a die gone that was only ever faintly seen (the
+    detector near its threshold) may be one the detector lost rather than one taken away."""
+    confs = [c for _, v, c in votes.history if v == die]
+    return round(sum(confs) / len(confs), 3) if confs else 1.0
 
 
 def _named(cards: dict[str, CardSeen]) -> set[str]:

@@ -131,6 +131,25 @@ def test_a_die_hidden_by_the_hand_that_stacks_the_next_one_keeps_its_chip() -> N
     assert kinds([c for c in gone if c.kind == "die-"]) == [("die-", "F-001", 2, "red5")]
 
 
+def test_a_die_of_other_colours_seen_where_a_die_lies_is_the_next_one_of_the_stack() -> None:
+    # with the bottom die hidden under it, the layout sees one die at the stack's place and gives it the bottom
+    # chip: a die of other colours there is the one on top
+    table = (CARD, OTHER)
+    bottom, top = die("red5", 2, 150.0), die("blue1", 2, 150.0)
+    changes = run([(table, (bottom,))] * 6 + [(table, (top,))] * 18)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
+        ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
+    misread = run([(table, (bottom,))] * 6 + [(table, (die("red6", 2, 150.0),))] * 18)  # its face misread
+    assert kinds([c for c in misread if c.kind.startswith("die")]) == [("die+", "F-001", 2, "red5")]
+
+
+def test_a_die_gone_says_how_surely_it_was_seen() -> None:
+    table = (CARD, OTHER)
+    faint = DieSeen("red5", (112.0, 122.0, 128.0, 138.0), 0.3, ("F-001", 1))
+    gone = [c for c in run([(table, (faint,))] * 6 + [(table, ())] * 12) if c.kind == "die-"]
+    assert [(c.die, c.confidence) for c in gone] == [("red5", 0.3)]
+
+
 def test_a_die_placed_just_before_its_card_is_taken_away_is_still_seen() -> None:
     # the die completing a card, read as two faces in turn for under a second, then the card is defused (gone)
     table, seen = (CARD, OTHER), (die("red5", 1),)
