@@ -173,7 +173,7 @@ class TableLayout:
         corners = find_corners(frame, box)
         if corners is None:
             return None
-        card_id, conf, chips, identity = None, float(confidence), (), None
+        card_id, conf, chips, identity, likely = None, float(confidence), (), None, None
         if kind in FRONT_TYPES and len(self.gallery):
             identity = self.gallery.matcher.match(frame, corners)
             corners = identity.corners
@@ -181,8 +181,10 @@ class TableLayout:
                 card_id = identity.card_id
                 conf = float(confidence) * identity.confidence
                 chips = chip_spots(self.gallery.notation(card_id), corners)
+            elif identity.seen >= KEEP_SEEN:
+                likely = identity.best
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
-        return CardSeen(pts, kind, card_id, round(conf, 3), chips), identity  # type: ignore[arg-type]
+        return CardSeen(pts, kind, card_id, round(conf, 3), chips, likely), identity  # type: ignore[arg-type]
 
     def _same_place(self, box: np.ndarray, kind: str, used: set[int]) -> int | None:
         """The remembered card this detection is (its box overlapping by ``SAME_IOU``, of its type), a named one

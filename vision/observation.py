@@ -38,6 +38,9 @@ class CardSeen:
     """The catalog (or enrolled) card's id; None when it is not recognised: unknown, never guessed."""
     confidence: float
     chips: tuple[ChipSpot, ...] = ()
+    likely: str | None = None
+    """Unrecognised: the known card it looks most like (a twin of the right one, often the right one itself). A
+    hint for the card reported meanwhile, never a claim: ``card_id`` stays None."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,7 @@ class TableObservation:
                 card_id=c["card_id"],
                 confidence=c["confidence"],
                 chips=tuple(ChipSpot(s["chip"], tuple(s["centre"]), s["radius"], s["level"]) for s in c["chips"]),  # type: ignore[arg-type]
+                likely=c.get("likely"),
             )
             for c in data["cards"]
         )

@@ -429,6 +429,7 @@ class Resync:
             return None
         # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
         outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
+        outcomes.sort(key=lambda a: a.card != change.likely)  # the card it looked most like first, if it can come
         for outcome in outcomes:
             card, action = outcome.card, str(outcome)
             if card in self._seen_cards() or self.state.game.card(card).kind != change.type:

@@ -79,6 +79,8 @@ class Change:
     """Card type (``bomb``, ``fuse`` ...) for card changes."""
     size: float = 0.0
     """``card+``/``card>``: the card's short side in pixels (0 when unknown)."""
+    likely: str = ""
+    """``card+`` of an unrecognised card: the known card it looked most like (``CardSeen.likely``), a hint only."""
     brief: bool = False
     """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
     turned: bool = False
@@ -320,7 +322,7 @@ class Tracker:
                 continue
             track.centre, track.size, track.last_seen = _centre(card), _short_side(card), obs.elapsed
             track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
-            track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre), card.confidence)
+            track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre, card.likely), card.confidence)
 
     def _vote_chips(self, obs: TableObservation, judged: set[str], on: dict, disturbed: bool) -> None:
         for key, die in on.items():
@@ -409,11 +411,13 @@ class Tracker:
                     if share < s.agree:
                         continue
                     types = Counter(v[1][1] for v in recent)  # type: ignore[index]
+                    likely = Counter(v[1][3] for v in recent if v[1][3]).most_common(1)  # type: ignore[index]
                     track.committed, track.card_id, track.type = True, ident, types.most_common(1)[0][0]
                     track.at = track.centre
                     name = track.card_id or track.key
                     out.append(Change("card+", obs.frame, track.first[1], name, confidence=conf,
-                                      where=track.at, type=track.type, size=track.size))
+                                      where=track.at, type=track.type, size=track.size,
+                                      likely="" if ident or not likely else likely[0][0]))
                 elif self._absent(track.votes, obs.elapsed):
                     del self.cards[key]  # a glimpse, never settled
                 continue

@@ -129,6 +129,17 @@ def test_an_unknown_card_dealt_gets_a_stand_in_and_the_deal_goes_on_to_the_right
     assert any("which card is it?" in c.question for c in interp.confirms)
 
 
+def test_an_unknown_card_is_taken_meanwhile_as_the_card_it_looks_most_like() -> None:
+    # twins told apart by one small chip: the layout cannot name the card, but the closest known card is a hint
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    cards = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+             Change("card+", 12, 2.0, "?1", where=(420.0, 600.0), type="bomb", size=80.0, likely="F-G10")]
+    _run(interp, cards, 8.0)
+    assert [e.action for e in referee.events] == ["deal p1 F-G21", "deal p1 F-G10"]
+    assert any("taken as F-G10" in c.question for c in interp.confirms)
+
+
 def _run_from(interp: Interpreter, timeline: list[Change], start: float, until: float) -> None:
     t = start
     while t <= until:

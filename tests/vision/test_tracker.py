@@ -87,9 +87,9 @@ def test_a_card_recognised_only_after_it_settled_still_shows_its_empty_chips() -
 
 
 def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() -> None:
-    unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
+    unknown = CardSeen(OTHER.corners, "bomb", None, 0.4, likely="F-002")
     changes = run([((CARD, unknown), ())] * 6)
-    assert sorted((c.kind, c.card) for c in changes) == [("card+", "?1"), ("card+", "F-001")]
+    assert sorted((c.kind, c.card, c.likely) for c in changes) == [("card+", "?1", "F-002"), ("card+", "F-001", "")]
 
 
 def loose(name: str, x: float = 600.0, y: float = 400.0) -> DieSeen:
