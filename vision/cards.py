@@ -18,7 +18,7 @@ from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
 from vision.identify import Identity
-from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation
+from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation, chip_names
 
 STILL_IOU = 0.9
 """A card whose box overlaps its last box this much has not moved: its corners and identity are reused."""
@@ -84,16 +84,16 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2 if len(boxes) else np.zeros((0, 2))
     # spots grouped by place: a stack's chips share one place, at levels 0, 1, ...
     places: list[tuple[str, tuple[float, float], float, list[ChipSpot]]] = []
-    for card in cards:
-        if card.card_id is None:
+    for card, name in zip(cards, chip_names(cards)):
+        if name is None:
             continue
         for spot in card.chips:
             for card_id, centre, _, group in places:
-                if card_id == card.card_id and np.hypot(centre[0] - spot.centre[0], centre[1] - spot.centre[1]) < 1:
+                if card_id == name and np.hypot(centre[0] - spot.centre[0], centre[1] - spot.centre[1]) < 1:
                     group.append(spot)
                     break
             else:
-                places.append((card.card_id, spot.centre, spot.radius, [spot]))
+                places.append((name, spot.centre, spot.radius, [spot]))
     on_place: dict[int, list[int]] = {}
     for k, c in enumerate(centres):
         reach = [np.hypot(c[0] - p[1][0], c[1] - p[1][1]) / (p[2] * REACH) for p in places]
@@ -181,8 +181,9 @@ class TableLayout:
                 card_id = identity.card_id
                 conf = float(confidence) * identity.confidence
                 chips = chip_spots(self.gallery.notation(card_id), corners)
-            elif identity.seen >= KEEP_SEEN:
+            elif identity.seen >= KEEP_SEEN and identity.best is not None:
                 likely = identity.best
+                chips = chip_spots(self.gallery.notation(likely), corners)
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
         return CardSeen(pts, kind, card_id, round(conf, 3), chips, likely), identity  # type: ignore[arg-type]
 

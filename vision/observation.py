@@ -43,6 +43,16 @@ class CardSeen:
     hint for the card reported meanwhile, never a claim: ``card_id`` stays None."""
 
 
+def chip_names(cards: tuple[CardSeen, ...]) -> list[str | None]:
+    """The card name each card's dice are given on its chips: its id, or while it is unrecognised the card it
+    looks most like (look-alike cards are twins whose chips lie alike), unless that card is recognised elsewhere
+    in the frame or two unrecognised cards look most like it; None: its dice lie on no chip."""
+    named = {c.card_id for c in cards if c.card_id}
+    hints = [c.likely for c in cards if c.card_id is None and c.likely]
+    return [c.card_id or (c.likely if c.likely and c.likely not in named and hints.count(c.likely) == 1 else None)
+            for c in cards]
+
+
 @dataclass(frozen=True)
 class DieSeen:
     """One die in one frame."""
@@ -52,7 +62,7 @@ class DieSeen:
     box: Box
     confidence: float
     on: tuple[str, int] | None = None
-    """(card id, chip) when it rests on a chip of a recognised card; None when loose (the roll area)."""
+    """(card, chip) when it rests on a chip of a card (named as ``chip_names`` names it); None when loose."""
     level: int = 0
     """0 on the card, 1 on top of another die (a stack)."""
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from math import hypot
 from typing import Literal
 
-from vision.observation import CardSeen, DieSeen, Point, TableObservation, colours
+from vision.observation import CardSeen, DieSeen, Point, TableObservation, chip_names, colours
 
 ChangeKind = Literal["card+", "card-", "card>", "die+", "die-", "loose+", "loose-"]
 
@@ -137,6 +137,8 @@ class _Card:
     first: tuple[int, float] = (0, 0.0)
     last_seen: float = 0.0
     chips: dict[int, tuple[Point, float, int]] = field(default_factory=dict)
+    likely: str = ""
+    """Unrecognised: the card it looked most like when committed (its dice are given that card's name)."""
 
 
 @dataclass
@@ -413,18 +415,17 @@ class Tracker:
                     types = Counter(v[1][1] for v in recent)  # type: ignore[index]
                     likely = Counter(v[1][3] for v in recent if v[1][3]).most_common(1)  # type: ignore[index]
                     track.committed, track.card_id, track.type = True, ident, types.most_common(1)[0][0]
-                    track.at = track.centre
+                    track.at, track.likely = track.centre, "" if ident or not likely else likely[0][0]
                     name = track.card_id or track.key
                     out.append(Change("card+", obs.frame, track.first[1], name, confidence=conf,
-                                      where=track.at, type=track.type, size=track.size,
-                                      likely="" if ident or not likely else likely[0][0]))
+                                      where=track.at, type=track.type, size=track.size, likely=track.likely))
                 elif self._absent(track.votes, obs.elapsed):
                     del self.cards[key]  # a glimpse, never settled
                 continue
             if self._absent(track.votes, obs.elapsed):
                 name = track.card_id or track.key
                 for (card, chip), c in sorted(self.chips.items()):
-                    if card != name:
+                    if card not in (name, track.likely or name):
                         continue
                     if not c.die and c.first is not None:  # a die it took just before it went, not yet agreed on
                         vote = self._cut_short([v for v in c.votes.run(c.first[1]) if v[1] is not None])
@@ -487,12 +488,14 @@ class Tracker:
         return out
 
     def _track(self, name: str) -> _Card | None:
-        """The card track called ``name`` (its card id, or ``?N`` while unrecognised): a track opened for a card
-        not yet recognised keeps its ``?N`` key after it is, so the key alone does not find it."""
+        """The card track whose dice are named ``name`` (its card id, or while unrecognised the card it looks most
+        like): a track opened for a card not yet recognised keeps its ``?N`` key after it is, so the key alone
+        does not find it."""
         track = self.cards.get(name)
         if track is not None and (track.card_id or track.key) == name:
             return track
-        return next((t for t in self.cards.values() if (t.card_id or t.key) == name), None)
+        return next((t for t in self.cards.values()
+                     if (t.card_id or t.key) == name or (not t.card_id and t.likely == name)), None)
 
     def _spot(self, card: str, chip: int) -> Point:
         track = self._track(card)
@@ -577,10 +580,10 @@ def _read_as(votes: _Votes, die: str) -> float:
 
 
 def _named(cards: dict[str, CardSeen]) -> set[str]:
-    """The ids of the cards seen and recognised now: only on those can a chip be seen empty (an unrecognised
-    card, followed by position, has no chip spots, so its dice lie on no chip). Ids, not track keys: dice name
-    their chip's card by id, and a track opened while its card was unrecognised keeps its ``?N`` key."""
-    return {card.card_id for card in cards.values() if card.card_id}
+    """The names (``chip_names``) of the cards seen now whose chips are known: only on those can a chip be seen
+    empty. Names, not track keys: dice name their chip's card so, and a track opened while its card was
+    unrecognised keeps its ``?N`` key."""
+    return {name for name in chip_names(tuple(cards.values())) if name}
 
 
 def _centre(card: CardSeen) -> Point:

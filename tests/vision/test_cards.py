@@ -11,9 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import TableLayout, chip_spots
+from vision.cards import TableLayout, assign_dice, chip_spots
 from vision.corners import find_corners
 from vision.detections import Detections
+from vision.observation import CardSeen
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 FRAMES = (100, 400, 800)
@@ -173,6 +174,19 @@ def test_chip_spots_follow_the_corners() -> None:
     assert abs(spots[1].centre[0] - 440) < 1 and 60 < spots[0].radius < 80
     turned = chip_spots("[#] = [#] = [#]", np.roll(corners, 2, 0))
     assert turned[0].centre[0] > turned[2].centre[0]
+
+
+def test_dice_on_an_unrecognised_card_take_the_chips_of_the_card_it_looks_like() -> None:
+    corners = np.array([[0, 0], [880, 0], [880, 630], [0, 630]], np.float32)
+    spots = chip_spots("[#] = [#] = [#]", corners)
+    pts = tuple((float(x), float(y)) for x, y in corners)
+    unknown = CardSeen(pts, "bomb", None, 0.5, spots, likely="F-004")  # type: ignore[arg-type]
+    x, y = spots[1].centre
+    dice = Detections(np.array([[x - 30, y - 30, x + 30, y + 30]]), np.ones(1), [0], ("red5",))
+    assert [d.on for d in assign_dice((unknown,), dice)] == [("F-004", 2)]
+    # ... unless the card it looks like lies named elsewhere: then its dice lie on no chip
+    elsewhere = CardSeen(tuple((px + 2000, py) for px, py in pts), "bomb", "F-004", 0.9)
+    assert [d.on for d in assign_dice((unknown, elsewhere), dice)] == [None]
 
 
 def test_bad_frames_give_empty_results(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

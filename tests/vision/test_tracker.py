@@ -86,6 +86,16 @@ def test_a_card_recognised_only_after_it_settled_still_shows_its_empty_chips() -
         ("die+", "F-001", 1, "red5"), ("die-", "F-001", 1, "red5")]
 
 
+def test_dice_on_an_unrecognised_card_are_followed_under_the_card_it_looks_like() -> None:
+    twin = CardSeen(OTHER.corners, "bomb", None, 0.4, (ChipSpot(1, (320.0, 130.0), 10.0),), likely="F-002")
+    on = DieSeen("red5", (312.0, 122.0, 328.0, 138.0), 0.9, ("F-002", 1))
+    changes = run([((CARD, twin), ())] * 6 + [((CARD, twin), (on,))] * 8 + [((CARD, twin), ())] * 12
+                  + [((CARD, twin), (on,))] * 8 + [((CARD,), ())] * 12)
+    assert [k for k in kinds(changes) if k[0].startswith("die") or k[0] == "card-"] == [
+        ("die+", "F-002", 1, "red5"), ("die-", "F-002", 1, "red5"), ("die+", "F-002", 1, "red5"),
+        ("die-", "F-002", 1, "red5"), ("card-", "?1", 0, "")]
+
+
 def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() -> None:
     unknown = CardSeen(OTHER.corners, "bomb", None, 0.4, likely="F-002")
     changes = run([((CARD, unknown), ())] * 6)
