@@ -19,6 +19,7 @@ from vision.detections import Detections
 from vision.gallery import Gallery
 from vision.identify import Identity
 from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation, chip_names
+from vision.roles import RoleReader
 
 STILL_IOU = 0.9
 """A card whose box overlaps its last box this much has not moved: its corners and identity are reused."""
@@ -152,6 +153,7 @@ class TableLayout:
     def __init__(self, gallery: Gallery | None = None, edition: str | None = None) -> None:
         self._gallery = gallery
         self._edition = edition
+        self.roles = RoleReader(edition)
         self._known: list[_Known] = []
         self._previous = -1
         """The index of the last frame observed: a live source skips frames, so "seen last frame" means this."""
@@ -181,6 +183,8 @@ class TableLayout:
                 card_id = identity.card_id
                 conf = float(confidence) * identity.confidence
                 chips = chip_spots(self.gallery.notation(card_id), corners)
+            elif kind == "role" and (role := self.roles.read(frame, corners)).card_id is not None:
+                card_id, conf = role.card_id, float(confidence) * role.score  # its words, read larger
             elif identity.seen >= KEEP_SEEN and identity.best is not None:
                 likely = identity.best
                 chips = chip_spots(self.gallery.notation(likely), corners)

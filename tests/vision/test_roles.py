@@ -1,0 +1,49 @@
+"""The role reader on role cards drawn into a frame, turned and tilted, and on faces that are no role."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from datasets.cardface import card_texture
+from datasets.scene import CardFace
+from rules.catalog import load_catalog
+from vision.roles import RoleReader
+
+CORNERS = np.array([[300, 200], [520, 230], [500, 390], [280, 350]], np.float32)
+
+
+def _drawn(card: object, turned: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """A 1280x720 frame with ``card`` warped onto ``CORNERS`` (soft, as a video frame), and its corners as read."""
+    face = np.ascontiguousarray(card_texture(CardFace.from_card(card))[0][..., :3])
+    h, w = face.shape[:2]
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    target = np.roll(CORNERS, 2, 0) if turned else CORNERS
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, target), (1280, 720), frame,
+                        borderMode=cv2.BORDER_TRANSPARENT)
+    return cv2.GaussianBlur(frame, (0, 0), 1.0), CORNERS
+
+
+def test_each_role_card_is_named_upright_and_turned_half_round() -> None:
+    reader = RoleReader("countdown")
+    roles = [c for c in load_catalog("countdown").cards if c.kind == "role"]
+    assert len(roles) == 7
+    for card in roles:
+        for turned in (False, True):
+            reading = reader.read(*_drawn(card, turned))
+            assert reading.card_id == card.id, (card.id, turned, reading)
+
+
+def test_a_face_that_is_no_role_card_stays_unknown() -> None:
+    reader = RoleReader("countdown")
+    bombs = [c for c in load_catalog("countdown").cards if c.kind == "bomb"][:5]
+    assert all(reader.read(*_drawn(card)).card_id is None for card in bombs)
+    assert RoleReader("fuse").read(*_drawn(bombs[0])).card_id is None  # FUSE has no role cards
+
+
+def test_measuring_a_folder_without_truth_is_a_clear_error(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from vision.roles import main
+
+    assert main([str(tmp_path)]) == 2
+    assert "has no truth/ folder" in capsys.readouterr().err
