@@ -17,7 +17,7 @@ import numpy as np
 from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
-from vision.identify import Identity
+from vision.identify import ACCEPT, MIN_SEEN, Identity
 from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation, chip_names
 from vision.roles import RoleReader
 
@@ -185,7 +185,8 @@ class TableLayout:
                 chips = chip_spots(self.gallery.notation(card_id), corners)
             elif kind == "role" and (role := self.roles.read(frame, corners)).card_id is not None:
                 card_id, conf = role.card_id, float(confidence) * role.score  # its words, read larger
-            elif identity.seen >= KEEP_SEEN and identity.best is not None:
+            elif identity.seen >= MIN_SEEN and identity.distance <= ACCEPT and identity.best is not None:
+                # explained well, only not told from its look-alikes: the closest is a hint, never a name
                 likely = identity.best
                 chips = chip_spots(self.gallery.notation(likely), corners)
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
