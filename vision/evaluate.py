@@ -17,12 +17,13 @@ Per game:
 ``--oracle`` is the ORACLE PERCEPTION ablation: observations built from ``frames.json`` truth, which tests the
 tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
 
-``--cache DIR`` keeps each game's detector observations (the list of ``TableObservation``, pickled) in DIR and
-reuses them: perception costs about 50 ms a frame, the tracker and interpreter a fraction of that, so with a
-cache a change to them is measured in seconds. An entry is keyed by the game folder's name, the detector
-confidence, the ``--model`` given, and the size and modification time of ``models/fuse-detector.onnx`` and
-``models/die-reader.onnx`` (a retrained model is a new key; old entries are left to be deleted by hand).
-Only the detector's observations are cached, never the oracle's.
+``--cache DIR`` keeps each game's detections and observations (pickled) in DIR and reuses them: the detector
+costs about 90 ms a frame, the card layout about 50 ms a game second, the tracker and interpreter a fraction
+of that, so with a cache a change to them is measured in seconds, and a change to the layout in a minute a
+game. Detections are keyed by the game folder's name and video, the detector confidence, the ``--model`` given,
+and the size and modification time of ``models/fuse-detector.onnx`` and ``models/die-reader.onnx`` (a retrained
+model is a new key; old entries are left to be deleted by hand); observations also by the text of the layout's
+modules (``LAYOUT_SOURCES``), the catalog and the enrolled cards. Never the oracle's.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from typing import Any
 
 from vision.errors import VisionError
 from vision.observation import TableObservation
-from vision.score import config_from_truth, read_truth, referee_run, result, video_observations
+from vision.score import config_from_truth, read_truth, referee_run, result, video_detections, video_observations
 from vision.tracker import Tracker
 
 UNSEEN = ("done", "ready")
@@ -115,45 +116,66 @@ def _truth_chips(truth: dict[str, Any]) -> frozenset:
 
 
 MODEL_FILES = ("fuse-detector.onnx", "die-reader.onnx")
-"""The shipped model files whose size and modification time key the observation cache."""
+"""The shipped model files whose size and modification time key the cache."""
+LAYOUT_SOURCES = ("cards.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py")
+"""The modules of ``vision`` whose code makes an observation of the detections: their text keys the cached
+observations (with the catalog and the cards enrolled), so a change to them is measured, never a stale cache."""
 
 
-def cache_key(folder: Path, model: str | None = None, conf: float = 0.25) -> str:
-    """The cache file name of a game's detector observations (see ``--cache`` in the module docstring)."""
-    models = Path(__file__).resolve().parents[1] / "models"
-    stamp = [folder.resolve().name, str(model), str(conf)]
-    for name in [*MODEL_FILES, *([model] if model else [])]:
-        path = models / name if name in MODEL_FILES else Path(name)
-        try:
-            st = path.stat()
-            stamp.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            stamp.append(f"{name}:missing")
+def _stat(path: Path) -> str:
+    try:
+        st = path.stat()
+        return f"{path.name}:{st.st_size}:{st.st_mtime_ns}"
+    except OSError:
+        return f"{path.name}:missing"
+
+
+def cache_key(folder: Path, model: str | None = None, conf: float = 0.25, stage: str = "detections") -> str:
+    """The cache file name of a game's ``detections`` or ``observations`` (``--cache`` in the module docstring)."""
+    from vision.gallery import enrolled_path, gallery_key
+
+    here = Path(__file__).resolve().parent
+    stamp = [folder.resolve().name, str(model), str(conf), _stat(folder / "game.mp4")]
+    stamp += [_stat(here.parent / "models" / name) for name in MODEL_FILES] + ([_stat(Path(model))] if model else [])
+    if stage == "observations":
+        stamp += [hashlib.sha1((here / name).read_bytes()).hexdigest() for name in LAYOUT_SOURCES]
+        stamp += [gallery_key(), _stat(enrolled_path())]
     digest = hashlib.sha1("|".join(stamp).encode()).hexdigest()[:16]
-    return f"{folder.resolve().name}-{digest}.pkl"
+    return f"{folder.resolve().name}-{digest}.{stage}.pkl"
 
 
-def cached_observations(folder: Path, cache: Path | None, make: Any,
-                        model: str | None = None) -> list[TableObservation]:
-    """``make()``'s observations, read from ``cache`` when it holds them for this game and these models."""
-    if cache is None:
-        return list(make())
-    path = cache / cache_key(folder, model)
+def _cached(path: Path, make: Any, key: Any) -> Any:
+    """``make()``'s result, read from ``path`` if it is there, else made and kept (unless ``key()``, the file's
+    name, changed while it was made: a model replaced meanwhile)."""
     if path.is_file():
         try:
             with path.open("rb") as f:
                 return pickle.load(f)
         except (OSError, pickle.UnpicklingError, EOFError, AttributeError):
             pass  # unreadable: made again below
-    observations = list(make())
-    if cache_key(folder, model) != path.name:
-        return observations  # a model file was replaced while they were made: not kept
-    cache.mkdir(parents=True, exist_ok=True)
+    made = make()
+    if key() != path.name:
+        return made
+    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     with tmp.open("wb") as f:
-        pickle.dump(observations, f, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(made, f, protocol=pickle.HIGHEST_PROTOCOL)
     tmp.replace(path)
-    return observations
+    return made
+
+
+def cached_observations(folder: Path, cache: Path | None, detect: Any, observe: Any,
+                        model: str | None = None) -> list[TableObservation]:
+    """``observe(detections)``'s observations of a game, with ``detect()``'s detections, each read from ``cache``
+    when it holds them for this game, these models (and, for observations, this layout code)."""
+    if cache is None:
+        return list(observe(detect()))
+
+    def detections() -> Any:
+        return _cached(cache / cache_key(folder, model), detect, lambda: cache_key(folder, model))
+
+    return _cached(cache / cache_key(folder, model, stage="observations"), lambda: list(observe(detections())),
+                   lambda: cache_key(folder, model, stage="observations"))
 
 
 def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str | None = None,
@@ -175,10 +197,11 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
 
         observations = oracle_observations(folder)
     else:
-        video = folder / "game.mp4"
+        video, edition = folder / "game.mp4", config.edition
         first = float(truth.get("render", {}).get("first_elapsed", 0.0))
         observations = cached_observations(
-            folder, cache, lambda: video_observations(video, model, first_elapsed=first, edition=config.edition),
+            folder, cache, lambda: video_detections(video, model, edition=edition),
+            lambda found: video_observations(video, model, first_elapsed=first, edition=edition, detections=found),
             model)
     interp = referee_run(observations, config, on_frame=chips)
     data = result(interp)

@@ -27,13 +27,18 @@ class Step:
     """Events the referee recorded on this frame (accepted or refused)."""
 
 
+def detector_for(edition: str | None, model: str | None = None, conf: float = 0.25) -> Any:
+    """The detector of a game of ``edition`` (a FUSE table has no split dice to read)."""
+    from vision.detector import Detector, game_colours
+
+    return Detector(model, conf=conf, colours=game_colours(edition) if edition else None)
+
+
 def perception(edition: str | None, model: str | None = None, conf: float = 0.25) -> Any:
     """``(image, index, elapsed) -> TableObservation``: the detector and the card layout, loaded once."""
     from vision.cards import TableLayout
-    from vision.detector import Detector, game_colours
 
-    colours = game_colours(edition) if edition else None  # a FUSE table has no split dice to read
-    detector = Detector(model, conf=conf, colours=colours)
+    detector = detector_for(edition, model, conf)
     layout = TableLayout(edition=edition)
     return lambda image, index, elapsed: layout.observe(image, detector.detect(image), index, elapsed)
 

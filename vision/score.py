@@ -90,20 +90,39 @@ def result(interp: Interpreter) -> dict[str, Any]:
     }
 
 
-def video_observations(path: Path, model: str | None = None, conf: float = 0.25,
-                       first_elapsed: float = 0.0, edition: str | None = None) -> Iterator[TableObservation]:
-    """Each frame of a video through the detector and the card layout (``vision.cards``)."""
-    from vision.pipeline import perception
+def video_observations(path: Path, model: str | None = None, conf: float = 0.25, first_elapsed: float = 0.0,
+                       edition: str | None = None, detections: list[Any] | None = None) -> Iterator[TableObservation]:
+    """Each frame of a video through the detector and the card layout (``vision.cards``); ``detections``: one
+    per frame, made before (``video_detections``), for the layout alone."""
+    from vision.cards import TableLayout
+    from vision.pipeline import detector_for
+
+    detector = detector_for(edition, model, conf) if detections is None else None
+    layout = TableLayout(edition=edition)
+    for k, frame in enumerate(_frames(path)):
+        found = detector.detect(frame.image) if detector is not None else detections[k]  # type: ignore[index]
+        yield layout.observe(frame.image, found, frame.index, first_elapsed + frame.time)
+
+
+def video_detections(path: Path, model: str | None = None, conf: float = 0.25,
+                     edition: str | None = None) -> list[Any]:
+    """The detector's ``Detections`` of each frame of a video."""
+    from vision.pipeline import detector_for
+
+    detector = detector_for(edition, model, conf)
+    return [detector.detect(frame.image) for frame in _frames(path)]
+
+
+def _frames(path: Path) -> Iterator[Any]:
     from vision.sources import VideoFile
 
     with _native_stderr_silenced():  # FFmpeg prints its own complaint about a broken file; ours quotes the path
         source = VideoFile(path)
-    observe = perception(edition, model, conf)
     try:
         frames = 0
         for frame in source:
             frames += 1
-            yield observe(frame.image, frame.index, first_elapsed + frame.time)
+            yield frame
         if frames == 0:
             raise VisionError(f"cannot read video {str(path)!r}: no frame decodes")
     finally:

@@ -1,5 +1,5 @@
-"""``python -m vision.evaluate --cache DIR``: each game's detector observations are kept, and reused until a
-model file changes."""
+"""``python -m vision.evaluate --cache DIR``: each game's detections and observations are kept, and reused until
+a model file, the game's video or (for observations) the layout's code changes."""
 
 from __future__ import annotations
 
@@ -10,32 +10,42 @@ from vision.evaluate import cache_key, cached_observations
 from vision.observation import DieSeen, TableObservation
 
 
-def _observations() -> list[TableObservation]:
-    return [TableObservation(k, k / 6, 1280, 720, (), (DieSeen("red5", (1.0, 2.0, 30.0, 31.0), 0.9),))
-            for k in range(3)]
+def _observations(detections: list[str]) -> list[TableObservation]:
+    return [TableObservation(k, k / 6, 1280, 720, (), (DieSeen(d, (1.0, 2.0, 30.0, 31.0), 0.9),))
+            for k, d in enumerate(detections)]
 
 
-def test_observations_are_made_once_then_read_back(tmp_path: Path) -> None:
+def test_detections_and_observations_are_made_once_then_read_back(tmp_path: Path) -> None:
     game = tmp_path / "games" / "p3s12"
     game.mkdir(parents=True)
-    calls = []
+    calls: list[str] = []
 
-    def make() -> list[TableObservation]:
-        calls.append(1)
-        return _observations()
+    def detect() -> list[str]:
+        calls.append("detect")
+        return ["red5", "red5", "blue2"]
 
-    first = cached_observations(game, tmp_path / "cache", make)
-    again = cached_observations(game, tmp_path / "cache", make)
-    assert first == again == _observations() and len(calls) == 1
-    assert [p.name for p in (tmp_path / "cache").iterdir()] == [cache_key(game)]
-    assert cached_observations(game, None, make) == first and len(calls) == 2  # no cache: always made
+    def observe(found: list[str]) -> list[TableObservation]:
+        calls.append("observe")
+        return _observations(found)
+
+    first = cached_observations(game, tmp_path / "cache", detect, observe)
+    again = cached_observations(game, tmp_path / "cache", detect, observe)
+    assert first == again == _observations(["red5", "red5", "blue2"]) and calls == ["detect", "observe"]
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == sorted(
+        [cache_key(game), cache_key(game, stage="observations")])
+    (tmp_path / "cache" / cache_key(game, stage="observations")).unlink()  # the layout's code changed
+    assert cached_observations(game, tmp_path / "cache", detect, observe) == first
+    assert calls == ["detect", "observe", "observe"]  # observed again from the detections kept
+    assert cached_observations(game, None, detect, observe) == first and calls[-2:] == ["detect", "observe"]
 
 
-def test_the_key_names_the_game_and_changes_with_a_model_file(tmp_path: Path) -> None:
+def test_the_key_names_the_game_and_changes_with_a_model_file_or_the_video(tmp_path: Path) -> None:
     game = tmp_path / "s11"
+    game.mkdir()
     key = cache_key(game)
     assert key.startswith("s11-") and key == cache_key(game)
     assert cache_key(tmp_path / "s23") != key
+    assert cache_key(game, stage="observations") != key
     model = tmp_path / "other.onnx"
     model.write_bytes(b"weights")
     with_model = cache_key(game, str(model))
@@ -43,3 +53,5 @@ def test_the_key_names_the_game_and_changes_with_a_model_file(tmp_path: Path) ->
     stat = model.stat()
     os.utime(model, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000_000))  # the model retrained
     assert cache_key(game, str(model)) != with_model
+    (game / "game.mp4").write_bytes(b"frames")  # the game rendered again
+    assert cache_key(game) != key
