@@ -510,6 +510,8 @@ class Interpreter(Resync):
             return self._roll(task)
         if task[0] == "name" and not change.brief:  # the leader named nothing: the roll follows at once
             return self._infer_unseen(change, "roll")
+        if change.on_card:
+            return False  # put down on a card (on no chip the layout knows yet): no die rolled again
         # a die rolled again (an unused die): a die of its colour left the roll area just before
         left = next((c for c in self._left if colours(c.die) == colours(change.die)
                      and c.elapsed <= change.elapsed + 0.5), None)

@@ -83,6 +83,8 @@ class Change:
     """``card+`` of an unrecognised card: the known card it looked most like (``CardSeen.likely``), a hint only."""
     brief: bool = False
     """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
+    on_card: bool = False
+    """``loose+`` only: it lies on a card, on no chip the layout knows (put down there, not rolled)."""
     turned: bool = False
     """``loose-``/``loose+`` pair of one die that lies where it lay, in sight all along, read with another face: the
     face committed was misread (or the die was turned). A die picked up and rolled again, landing where it lay,
@@ -513,8 +515,9 @@ class Tracker:
                     if vote is not None:
                         die, conf = vote
                         track.committed, track.die = True, str(die)
+                        on_card = any(_inside(track.centre, c.corners) for c in obs.cards if c.type != "back")
                         out.append(Change("loose+", obs.frame, track.first[1], die=track.die,
-                                          confidence=conf, where=track.centre))
+                                          confidence=conf, where=track.centre, on_card=on_card))
                 if not self._absent(track.votes, obs.elapsed):
                     keep.append(track)
                 elif not track.committed:
@@ -596,6 +599,13 @@ def _short_side(card: CardSeen) -> float:
     c = card.corners
     sides = [_dist(c[i], c[(i + 1) % 4]) for i in range(4)]
     return max(1.0, min(sides))
+
+
+def _inside(point: Point, corners: tuple[Point, ...]) -> bool:
+    """Whether ``point`` lies within the quadrilateral ``corners`` (in order, either way round)."""
+    sides = [(b[0] - a[0]) * (point[1] - a[1]) - (b[1] - a[1]) * (point[0] - a[0])
+             for a, b in zip(corners, corners[1:] + corners[:1])]
+    return all(v >= 0 for v in sides) or all(v <= 0 for v in sides)
 
 
 def _box_centre(box: tuple[float, float, float, float]) -> Point:

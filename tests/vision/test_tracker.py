@@ -106,6 +106,13 @@ def loose(name: str, x: float = 600.0, y: float = 400.0) -> DieSeen:
     return DieSeen(name, (x - 8, y - 8, x + 8, y + 8), 0.9)
 
 
+def test_a_loose_die_lying_on_a_card_says_so() -> None:
+    unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
+    on = DieSeen("red5", (342.0, 122.0, 358.0, 138.0), 0.9)  # on no chip of the unrecognised card
+    added = [c for c in run([((CARD, unknown), (on, loose("blue2")))] * 8) if c.kind == "loose+"]
+    assert sorted((c.die, c.on_card) for c in added) == [("blue2", False), ("red5", True)]
+
+
 def test_a_loose_die_rolled_again_where_it_lay_is_a_new_die() -> None:
     # picked up (three frames), rolled and landing within reach of its old place: the old face left, a new one came
     table = (CARD, OTHER)
