@@ -99,6 +99,9 @@ class InterpreterSettings:
     """Judge a refused action a violation only while every card's dice agree with the table (False: only the dice
     of the card it names, which are all its rules read; on the default-style games that flags 7 of 22 scripted
     illegal placements rather than 5, but with a false violation, and two under injected misreads)."""
+    put_down_px: float = 30.0
+    """A die seen loose on a card (``Change.on_card``) this close to the chip it then settles on was put down there
+    when it was first seen so: the placement's time."""
     static_px: float = 12.0
     """Loose changes within this many pixels of where a loose die lay before the first roll are ignored."""
 
@@ -433,6 +436,12 @@ class Interpreter(Resync):
             if fix is not None:
                 self._correct_roll(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
+        put = next((c for c in self._pending if c.kind == "loose+" and c.on_card and c.die == change.die
+                    and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
+                    and dist(c.where, change.where) <= self.settings.put_down_px), None)
+        if put is not None:  # seen lying there before the layout knew the chip (its card not yet named there)
+            self._done(put)
+            change = replace(change, elapsed=put.elapsed)
         event = self._report(change, f"place {change.die} {change.card}:{change.chip}", rule_kind=True)
         gone = [c for c in self._left if c.die == change.die]
         if gone:  # the die that left the roll area went here: it was not rolled again

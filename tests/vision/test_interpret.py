@@ -145,17 +145,18 @@ def test_a_faintly_seen_die_gone_against_the_rules_is_a_question() -> None:
 
 
 def test_a_die_put_down_on_a_card_is_no_die_rolled_again() -> None:
-    """The die lifted from the roll area is seen on a card for a moment before the layout puts it on a chip (the
-    card just moved, not yet named): a die of its colour appearing elsewhere is not the unused die rolled again."""
+    """The die lifted from the roll area is seen on a card before the layout puts it on a chip (the card just moved,
+    not yet named there): it is not the unused die rolled again, and it was placed when it was put down."""
     from vision.tracker import Change
 
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 40, 6.0, die="green1", where=(620.0, 400.0))], 40, 6.5)
     interp.feed([Change("loose+", 46, 7.0, die="green1", where=(300.0, 600.0), on_card=True)], 46, 7.5)
-    interp.feed([Change("die+", 52, 8.0, "F-G10", 1, "green1")], 52, 8.5)
-    assert [e.action for e in referee.events if not e.undone][-1] == "place green1 F-G10:1"
-    assert not any(e.action in ("done", "unused green1") for e in referee.events)
+    interp.feed([Change("die+", 52, 8.0, "F-G10", 1, "green1", where=(310.0, 596.0))], 52, 8.5)
+    placed = [e for e in referee.events if not e.undone][-1]
+    assert placed.action == "place green1 F-G10:1" and placed.elapsed == 7.0  # when it was put down
+    assert not any(e.action in ("done", "unused green1") for e in referee.events) and interp.confirms == []
 
 
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
