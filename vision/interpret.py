@@ -218,16 +218,7 @@ class Interpreter(Resync):
         """Changes the game has made no sense of ``wait_s`` after they happened and after they were committed (a
         die whose face took long to agree on still waits for the others)."""
         wait = self.settings.wait_s
-        expired = [c for c in self._pending if now - max(c.elapsed, self._arrived.get(id(c), 0.0)) > wait]
-        after = [c.elapsed for c in expired if c.kind in ("card>", "card+")]
-        for change in [c for c in self._pending if c.kind == "card-" and c.elapsed < min(after, default=0.0)
-                       and c not in expired]:
-            # what follows a defuse (the row card taken, the card turned up) waits for the player's card that left
-            # before it, committed late (a hand hid it going): that card is made sense of first
-            if change in self._pending and self._resync(change):
-                while not self.state.is_terminal() and self._step():
-                    pass
-        for change in expired:
+        for change in [c for c in self._pending if now - max(c.elapsed, self._arrived.get(id(c), 0.0)) > wait]:
             if change not in self._pending:
                 continue  # used by a re-synchronisation of the one before
             if change.kind == "card+" and any(c.kind == "card+" and c.card.startswith("?") for c in self._pending):
@@ -366,8 +357,10 @@ class Interpreter(Resync):
             self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")
             return True
         card = next(c for c in self.state.players[owner].cards if c.id == change.card)
-        if not card.complete:
-            return False  # its last dice not seen on their chips yet: ``_resync`` looks for them, else asks
+        if not card.complete:  # its last dice not seen on their chips: lifted from the roll and seen nowhere since?
+            if any(c.kind == "die+" and c.card == change.card for c in self._pending):
+                return False  # seen there, waiting for the game
+            return self._complete_from_roll(change, card)  # else ``_resync`` looks for them, or asks
         if self.state.phase in ("name", "ability"):
             return self._infer_unseen(change, "distribute")
         if self.state.phase not in ("distribute", "defuse"):

@@ -351,8 +351,8 @@ class Resync:
         if self.state.phase != "distribute":
             return False
         on_chips = set(self._table.values())
-        picked = {c.die for c in self._left if c.die not in on_chips}
-        dice = [str(d) for d in self.state.roll if str(d) in picked]
+        lifted = {c.die: c for c in self._left if c.die not in on_chips}
+        dice = [str(d) for d in self.state.roll if str(d) in lifted]
         empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
         if not empty or len(empty) > len(dice):
             return False
@@ -364,9 +364,12 @@ class Resync:
         if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) != 1:
             return False  # none, or a guess between dice
         self._doubt(change)
+        events = [e for e in self.referee.events if not e.undone]
+        since = events[-1].elapsed + self.settings.clock_start if events else 0.0
         for action in min(found):
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it seen nowhere")
-            self._report(replace(change, confidence=0.0), action)
+            at = min(change.elapsed, max(since, lifted[action.split()[1]].elapsed))  # put down once lifted
+            self._report(replace(change, elapsed=at, confidence=0.0), action)
         return True
 
     def _infer_roll(self, change: Change) -> bool:
