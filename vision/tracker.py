@@ -8,9 +8,10 @@ identity flickering for a frame does not win the vote; a die's face must lead th
 gone only after it has been missing for ``vanish_s`` seconds in frames that could have seen it. A hand over the
 table hides many things at once: a frame in which ``burst`` or more committed things are missing is a disturbed
 frame, and absence seen in it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real).
-A chip's die is only judged while its card is seen and recognised, and a die covered by the next die of a stack
-keeps its chip (seen covered, it is there: missing while the hand that stacked the next die hid it is no absence);
-a die of other colours read where a die lies, on a card that stacks a chip there, is the next die of the stack.
+A chip's die is only judged while its card is seen with its chips known (``observation.chip_names``), and a die
+covered by the next die of a stack keeps its chip (seen covered, it is there: missing while the hand that stacked
+the next die hid it is no absence); a die of other colours read where a die lies, on a card that stacks a chip
+there, is the next die of the stack.
 
 Cards are followed by identity, or by position while unrecognised; loose dice (the roll area) by position, a
 die picked up and rolled again landing elsewhere is a new loose die, one landing where it lay a new face there
