@@ -43,6 +43,8 @@ class TrackerSettings:
     die_lead: int = 2
     """...and, for a die on a chip, the readings by which the winning face leads the next one (a face misread in
     two of five frames must not win)."""
+    min_confidence: float = 0.1
+    """Mean confidence of a die's readings below which they are no die (a die drawn on a card, a look-alike)."""
     loose_lead: int = 3
     """The same for a loose die: nothing hurries it (it lies there until it is taken), so it waits for more."""
     under_share: float = 0.85
@@ -401,7 +403,8 @@ class Tracker:
         die, share, conf = self._mode(values)
         counts = Counter(v[1] for v in values).most_common(2)
         lead = counts[0][1] - (counts[1][1] if len(counts) > 1 else 0)
-        if share < self.settings.agree or lead < (lead_needed or self.settings.die_lead):
+        if share < self.settings.agree or lead < (lead_needed or self.settings.die_lead) \
+                or conf < self.settings.min_confidence:
             return None
         return die, conf
 

@@ -160,6 +160,13 @@ def test_a_die_of_other_colours_seen_where_a_die_lies_is_the_next_one_of_the_sta
     assert kinds([c for c in misread if c.kind.startswith("die")]) == [("die+", "F-001", 2, "red5")]
 
 
+def test_readings_the_detector_barely_believes_are_no_die() -> None:
+    # a die drawn on a card's art, read at a few per cent, would otherwise settle on its chip like a die
+    table = (CARD, OTHER)
+    drawn = DieSeen("red5", (112.0, 122.0, 128.0, 138.0), 0.03, ("F-001", 1))
+    assert [c for c in run([(table, (drawn,))] * 18) if c.kind.startswith("die")] == []
+
+
 def test_a_die_gone_says_how_surely_it_was_seen() -> None:
     table = (CARD, OTHER)
     faint = DieSeen("red5", (112.0, 122.0, 128.0, 138.0), 0.3, ("F-001", 1))
