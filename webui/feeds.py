@@ -73,6 +73,18 @@ class Frame:
     """True when the feed has drawn its own overlay already."""
 
 
+@dataclass(frozen=True)
+class Question:
+    """Something the feed saw and could not judge alone (vision's questions), for the person at the table."""
+
+    number: int
+    """1, 2, ... in the order asked."""
+    elapsed: float
+    text: str
+    action: str = ""
+    """The action the feed would report if the person agrees (empty if none)."""
+
+
 class Feed(Protocol):
     kind: str
     """``sample``, ``simulated``, ``log``, ``manual`` or ``vision``."""
@@ -93,7 +105,26 @@ class Feed(Protocol):
         """Plain data that ``reopen`` turns back into this feed at the same place."""
         ...
 
+    def questions(self) -> list[Question]:
+        """The open questions, oldest first."""
+        ...
+
+    def answer(self, number: int, action: str | None) -> None:
+        """Question ``number`` answered: ``action`` happened (the feed's own game takes it too), or None: dismissed.
+        An unknown or answered question is a ``FeedError``."""
+        ...
+
     def close(self) -> None: ...
+
+
+class Unquestioning:
+    """A feed that asks nothing: recorded reports, or the person's own."""
+
+    def questions(self) -> list[Question]:
+        return []
+
+    def answer(self, number: int, action: str | None) -> None:
+        raise FeedError(f"no open question {number}: this feed asks none")
 
 
 class FrameSet:
@@ -205,7 +236,7 @@ def marks_from_truth(truth: dict[str, Any] | None) -> list[Mark]:
     return marks
 
 
-class LogFeed:
+class LogFeed(Unquestioning):
     """Plays recorded reports in game time; ``speed`` > 1 hands them out faster (benchmarks only)."""
 
     autostart = True
@@ -242,7 +273,7 @@ class LogFeed:
             self.frames.close()
 
 
-class ManualFeed:
+class ManualFeed(Unquestioning):
     """A game entered by hand: no reports or frames of its own (the dashboard posts them)."""
 
     kind = "manual"

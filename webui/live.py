@@ -43,6 +43,8 @@ class LiveGame:
         self.lock = threading.RLock()
         self.version = 0
         self._described: tuple[int, dict[str, Any]] | None = None
+        self._asked: tuple[int, ...] = ()
+        """The feed's open questions when the state was last published."""
         self.state_updates = 0
 
     # ------------------------------------------------------------------ making and resuming
@@ -129,6 +131,19 @@ class LiveGame:
             self._commit([(self.clock.elapsed(), "confirm", {"index": index, "action": event.action})])
             return event
 
+    def answer(self, number: int, action: str | None) -> Event | None:
+        """The person answers the feed's question ``number``: ``action`` happened (reported, in the feed's own game
+        too), or None: dismissed. A malformed action is refused with ``RulesError`` before anything changes."""
+        if action:
+            A.parse_action(action)
+        with self.lock:
+            self.feed.answer(number, action)
+            entries: list[Entry] = [(self.clock.elapsed(), "answer", {"question": number, "action": action or ""})]
+            if action:
+                entries.append(self._report(action, "manual", 1.0, None))
+            self._commit(entries)
+            return self.referee.events[-1] if action else None
+
     def clock_action(self, what: str) -> dict[str, Any]:
         """``start``, ``pause`` or ``resume`` the countdown."""
         with self.lock:
@@ -154,7 +169,10 @@ class LiveGame:
                     and self.referee.state.outcome is None:
                 self.clock.start()
                 entries.append((0.0, "clock", {"action": "start", "by": self.feed.kind, **self.clock.to_dict()}))
-            if entries or (self.referee.state.outcome is None and self.clock.running and self.referee.check_time()):
+            asked = tuple(q.number for q in self.feed.questions())
+            if entries or asked != self._asked or (
+                    self.referee.state.outcome is None and self.clock.running and self.referee.check_time()):
+                self._asked = asked
                 self._commit(entries)
             return self.feed.frame(self.clock.elapsed())
 
@@ -187,7 +205,7 @@ class LiveGame:
                 confirmed = set(self.meta.get("confirmed", []))
                 self._described = (self.version, snapshot.describe(self.referee, self.names, confirmed))
             return {"game": self.game_json(), "version": self.version, "clock": self.clock_json(),
-                    **self._described[1]}
+                    **self._described[1], "questions": [asdict(q) for q in self.feed.questions()]}
 
     def game_json(self) -> dict[str, Any]:
         config = self.setup.config

@@ -11,7 +11,11 @@ from typing import Any
 from rules.config import GameConfig
 from vision.observation import TableObservation
 from vision.pipeline import Pipeline
-from webui.feeds import Frame, Mark, Report
+from webui.errors import FeedError
+from webui.feeds import Frame, Mark, Question, Report
+
+OPEN_QUESTIONS = 20
+"""Questions shown at most: the oldest unanswered ones are dropped (the game has moved on)."""
 
 
 def marks(observation: TableObservation, illegal: set[tuple[str, int]]) -> list[Mark]:
@@ -49,6 +53,11 @@ class VisionFeed:
         self._frame: Frame | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        self._pipeline_lock = threading.Lock()
+        """Held while the pipeline steps, and while an answer goes into its game."""
+        self._asked = 0
+        """Interpreter questions turned into ``Question`` values so far."""
+        self._open: dict[int, Question] = {}
         self._thread = threading.Thread(target=self._run, name="vision-feed", daemon=True)
         self._thread.start()
 
@@ -61,7 +70,8 @@ class VisionFeed:
                     if self.source.finished:
                         break
                     continue
-                step = self.pipeline.step(frame.image, frame.index, frame.time)
+                with self._pipeline_lock:
+                    step = self.pipeline.step(frame.image, frame.index, frame.time)
                 for event in step.events:
                     if not event.accepted and event.action.startswith("place "):
                         card, _, chip = event.action.split()[2].rpartition(":")
@@ -86,6 +96,25 @@ class VisionFeed:
 
     def ready_to_start(self) -> bool:
         return self.pipeline.referee.state.phase not in ("deal", "reveal", "role")
+
+    def questions(self) -> list[Question]:
+        with self._pipeline_lock:
+            asked = self.pipeline.interpreter.confirms[self._asked:]
+            for confirm in asked:
+                self._asked += 1
+                self._open[self._asked] = Question(self._asked, confirm.elapsed, confirm.question, confirm.action)
+            for number in sorted(self._open)[:-OPEN_QUESTIONS]:
+                del self._open[number]
+            return [self._open[n] for n in sorted(self._open)]
+
+    def answer(self, number: int, action: str | None) -> None:
+        """The person's answer: the action goes into the pipeline's own game too, so what vision judges next is
+        judged against the game the dashboard shows."""
+        with self._pipeline_lock:
+            if self._open.pop(number, None) is None:
+                raise FeedError(f"no open question {number}: answered already, or never asked")
+            if action:
+                self.pipeline.referee.submit(action, "manual")
 
     def state(self) -> dict[str, Any]:
         return {"kind": "vision", "source": self.source_text, "cursor": self.cursor, "error": self.error}

@@ -141,3 +141,43 @@ def test_a_correction_keeps_confirmations_on_their_reports(manual: FlaskClient, 
     events = manual.get("/api/state").get_json()["events"]
     moved = next(e for e in events if e["action"] == low["action"] and not e["undone"])
     assert moved["index"] == low["index"] + 1 and moved["confirmed"] is True
+
+
+def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth: dict) -> None:  # type: ignore[no-untyped-def]
+    """Vision's questions (a feed's ``questions``) are in the state; ``answer`` reports the proposed action (in the
+    feed's own game too), ``dismiss`` drops a question; an unknown one is a clear error."""
+    from webui.errors import FeedError
+    from webui.feeds import ManualFeed, Question
+
+    class AskingFeed(ManualFeed):
+        def __init__(self, asked: list[Question]) -> None:
+            super().__init__()
+            self.asked, self.answers = asked, []
+
+        def questions(self) -> list[Question]:
+            return list(self.asked)
+
+        def answer(self, number: int, action: str | None) -> None:
+            if not any(q.number == number for q in self.asked):
+                raise FeedError(f"no open question {number}")
+            self.asked = [q for q in self.asked if q.number != number]
+            self.answers.append((number, action))
+
+    client = manual_app.test_client()
+    game = manual_app.extensions["fuse_referee"].current()
+    client.post("/api/report", json={"action": "roll red5 blue2 black6"}, headers=auth)
+    place = next(a for a in state(client)["legal"] if a.startswith("place"))
+    feed = AskingFeed([Question(1, 12.0, f"saw {place!r}: is that what happened?", place),
+                       Question(2, 14.0, "card F-001 turned up: which card is it?")])
+    game.feed = feed
+    assert [q["number"] for q in state(client)["questions"]] == [1, 2]
+    reply = client.post("/api/questions/1/answer", headers=auth).get_json()
+    assert reply["event"]["action"] == place and reply["event"]["accepted"]
+    assert feed.answers == [(1, place)] and state(client)["events"][-1]["action"] == place
+    no_action = client.post("/api/questions/2/answer", headers=auth)
+    assert no_action.status_code == 400 and "proposes no action" in no_action.get_json()["error"]
+    assert client.post("/api/questions/2/dismiss", headers=auth).get_json()["event"] is None
+    assert state(client)["questions"] == [] and feed.answers[-1] == (2, None)
+    gone = client.post("/api/questions/1/dismiss", headers=auth)
+    assert gone.status_code == 404 and "no open question 1" in gone.get_json()["error"]
+    assert journal_kinds(client).count("answer") == 2

@@ -36,3 +36,29 @@ def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path) -> None:
         assert feed.state()["kind"] == "vision" and isinstance(feed.poll(0.0), list)
     finally:
         feed.close()
+
+
+def test_an_answered_question_goes_into_the_pipeline_s_own_game(tmp_path: Path) -> None:
+    from vision.interpret import Confirm
+    from webui.errors import FeedError
+    from webui.vision_feed import VisionFeed
+
+    (tmp_path / "frames").mkdir()
+    capture = cv2.VideoCapture(str(SAMPLE / "game.mp4"))
+    ok, image = capture.read()
+    capture.release()
+    assert ok
+    cv2.imwrite(str(tmp_path / "frames" / "000.png"), image)
+    feed = VisionFeed(str(tmp_path / "frames"), GameConfig("fuse", 2))
+    try:
+        feed.pipeline.interpreter.confirms.append(Confirm(3, 0.5, "a card turned up: is it F-G21?", "deal p1 F-G21"))
+        (asked,) = feed.questions()
+        assert (asked.number, asked.action) == (1, "deal p1 F-G21")
+        feed.answer(1, asked.action)
+        assert feed.questions() == []
+        event = feed.pipeline.referee.events[-1]
+        assert (event.action, event.source, event.accepted) == ("deal p1 F-G21", "manual", True)
+        with pytest.raises(FeedError, match="no open question 1"):
+            feed.answer(1, None)
+    finally:
+        feed.close()

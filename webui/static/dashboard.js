@@ -47,6 +47,12 @@
     $('waiting').textContent = `${s.waiting_for} (${s.actor})`;
     $('outcome').textContent = s.outcome ? `${s.outcome.won ? 'WON' : 'LOST'} (${s.outcome.reason}): ${s.score.total} points` : '';
     $('roll').innerHTML = s.roll.map(d => dieHtml(d)).join(' ') || '<span class="muted">no dice rolled</span>';
+    const questions = s.questions || [];
+    $('questions-head').hidden = !questions.length;
+    $('question-count').textContent = questions.length;
+    $('questions').innerHTML = questions.slice().reverse().map(q => `<li class="question"><b>${FR.mmss(q.elapsed)}</b>
+      ${FR.esc(q.text)} ${q.action ? `<button class="small" data-q="${q.number}" data-do="answer">it happened</button>` : ''}
+      <button class="small" data-q="${q.number}" data-do="dismiss">dismiss</button></li>`).join('');
     const alerts = alertsNow(s);
     $('row').innerHTML = s.row.map(c => cardHtml(c, alerts)).join('');
     $('players').innerHTML = s.players.map(p => `<div class="player"><h3>${FR.esc(p.name)}${p.role ? ` <span class="muted">(${p.role}${p.role_active ? '' : ', inactive'})</span>` : ''}${p.name === s.leader ? ' <span class="badge">leader</span>' : ''}</h3>
@@ -104,6 +110,14 @@
     }
     const out = await FR.control(`/api/events/${b.dataset.ev}/${b.dataset.do}`, body);
     msg(out.error || `${b.dataset.do}: event ${b.dataset.ev}`);
+  });
+  $('questions').addEventListener('click', async ev => {
+    const b = ev.target.closest('button[data-q]');
+    if (!b) return;
+    const out = await FR.control(`/api/questions/${b.dataset.q}/${b.dataset.do}`);
+    if (out.error) return msg(out.error);
+    const e = out.event;
+    msg(!e ? `question ${b.dataset.q} dismissed` : e.accepted ? `ok: ${e.action}` : `ILLEGAL: ${e.action}: ${e.reason}`);
   });
   $('hint-button').addEventListener('click', async () => {
     const res = await fetch('/api/hint');

@@ -82,6 +82,30 @@ def event(index: int, what: str):
     return jsonify(event=_event_json(changed), version=game.version)
 
 
+@bp.post("/api/questions/<int:number>/<what>")
+def question(number: int, what: str):
+    """``answer`` (the question's own action happened, or ``{"action": ...}`` did) or ``dismiss`` question
+    ``number`` of the feed (vision's questions)."""
+    game = table().current()
+    asked = next((q for q in game.feed.questions() if q.number == number), None)
+    if asked is None:
+        bad(f"no open question {number}: answered already, or never asked", 404)
+    if what == "dismiss":
+        action = None
+    elif what == "answer":
+        action = str(payload().get("action") or asked.action).strip()
+        if not action:
+            bad(f"question {number} proposes no action: give the one that happened, e.g. {{\"action\": \"place red5 "
+                f"F-003:2\"}}, or dismiss it")
+    else:
+        bad(f"unknown question action {what!r}: expected answer or dismiss", 404)
+    try:
+        event = game.answer(number, action)
+    except FeedError as exc:
+        bad(str(exc), 409)
+    return jsonify(event=_event_json(event) if event else None, version=game.version)
+
+
 @bp.post("/api/setup")
 def setup():
     """Start a new game: edition, players, difficulty, fuse_cards, names, role_pN, deal, seed, feed."""
