@@ -110,8 +110,12 @@ class Feed(Protocol):
         ...
 
     def answer(self, number: int, action: str | None) -> None:
-        """Question ``number`` answered: ``action`` happened (the feed's own game takes it too), or None: dismissed.
-        An unknown or answered question is a ``FeedError``."""
+        """Question ``number`` answered: ``action`` happened (``told``), or None: dismissed. An unknown or answered
+        question is a ``FeedError``."""
+        ...
+
+    def told(self, action: str) -> None:
+        """The person reported ``action`` at the dashboard: a feed that keeps a game of its own takes it too."""
         ...
 
     def close(self) -> None: ...
@@ -125,6 +129,9 @@ class Unquestioning:
 
     def answer(self, number: int, action: str | None) -> None:
         raise FeedError(f"no open question {number}: this feed asks none")
+
+    def told(self, action: str) -> None:
+        pass  # no game of its own
 
 
 class FrameSet:

@@ -94,6 +94,8 @@ class LiveGame:
         A.parse_action(action)
         with self.lock:
             entry = self._report(action, source, confidence, frame)
+            if source == "manual":
+                self.feed.told(action)
             self._commit([entry])
             return self.referee.events[entry[2]["index"]]
 

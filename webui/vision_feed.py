@@ -54,7 +54,7 @@ class VisionFeed:
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._pipeline_lock = threading.Lock()
-        """Held while the pipeline steps, and while an answer goes into its game."""
+        """Held while the pipeline steps, and while a person's report goes into its game."""
         self._asked = 0
         """Interpreter questions turned into ``Question`` values so far."""
         self._open: dict[int, Question] = {}
@@ -98,7 +98,7 @@ class VisionFeed:
         return self.pipeline.referee.state.phase not in ("deal", "reveal", "role")
 
     def questions(self) -> list[Question]:
-        with self._pipeline_lock:
+        with self._lock:  # (not the pipeline's lock: the dashboard asks often and must not wait for a step)
             asked = self.pipeline.interpreter.confirms[self._asked:]
             for confirm in asked:
                 self._asked += 1
@@ -108,13 +108,17 @@ class VisionFeed:
             return [self._open[n] for n in sorted(self._open)]
 
     def answer(self, number: int, action: str | None) -> None:
-        """The person's answer: the action goes into the pipeline's own game too, so what vision judges next is
-        judged against the game the dashboard shows."""
-        with self._pipeline_lock:
+        with self._lock:
             if self._open.pop(number, None) is None:
                 raise FeedError(f"no open question {number}: answered already, or never asked")
-            if action:
-                self.pipeline.referee.submit(action, "manual")
+        if action:
+            self.told(action)
+
+    def told(self, action: str) -> None:
+        """Into the pipeline's own game too, so that what vision judges next is judged against the game the
+        dashboard shows (and vision does not report again what the person reported)."""
+        with self._pipeline_lock:
+            self.pipeline.referee.submit(action, "manual")
 
     def state(self) -> dict[str, Any]:
         return {"kind": "vision", "source": self.source_text, "cursor": self.cursor, "error": self.error}

@@ -163,6 +163,9 @@ def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth:
             self.asked = [q for q in self.asked if q.number != number]
             self.answers.append((number, action))
 
+        def told(self, action: str) -> None:
+            self.answers.append((0, action))
+
     client = manual_app.test_client()
     game = manual_app.extensions["fuse_referee"].current()
     client.post("/api/report", json={"action": "roll red5 blue2 black6"}, headers=auth)
@@ -170,6 +173,9 @@ def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth:
     feed = AskingFeed([Question(1, 12.0, f"saw {place!r}: is that what happened?", place),
                        Question(2, 14.0, "card F-001 turned up: which card is it?")])
     game.feed = feed
+    client.post("/api/report", json={"action": "unused blue5"}, headers=auth)  # typed: the feed is told
+    assert feed.answers == [(0, "unused blue5")]
+    feed.answers.clear()
     assert [q["number"] for q in state(client)["questions"]] == [1, 2]
     reply = client.post("/api/questions/1/answer", headers=auth).get_json()
     assert reply["event"]["action"] == place and reply["event"]["accepted"]

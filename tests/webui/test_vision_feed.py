@@ -38,7 +38,7 @@ def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path) -> None:
         feed.close()
 
 
-def test_an_answered_question_goes_into_the_pipeline_s_own_game(tmp_path: Path) -> None:
+def test_answers_and_reports_typed_at_the_dashboard_go_into_the_pipeline_s_own_game(tmp_path: Path) -> None:
     from vision.interpret import Confirm
     from webui.errors import FeedError
     from webui.vision_feed import VisionFeed
@@ -60,5 +60,8 @@ def test_an_answered_question_goes_into_the_pipeline_s_own_game(tmp_path: Path) 
         assert (event.action, event.source, event.accepted) == ("deal p1 F-G21", "manual", True)
         with pytest.raises(FeedError, match="no open question 1"):
             feed.answer(1, None)
+        feed.told("deal p1 F-G10")  # typed at the dashboard
+        assert feed.pipeline.referee.events[-1].action == "deal p1 F-G10"
     finally:
         feed.close()
+
