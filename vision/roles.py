@@ -5,9 +5,9 @@ catalog draws it by normalised cross-correlation, upright and turned half round.
 
 A role is named only when its correlation is at least ``MIN_SCORE`` and leads the next role's by ``MARGIN``;
 otherwise unknown (never guessed). Measured with ``python -m vision.roles DATASET`` (role views at least half in
-sight, at their truth corners): the thresholds set on ``data/varied`` (960 of 1382 named, none wrong; the best
-correlation of a face of another kind was 0.45), then held-out stills ``data/heldout`` 90 of 129, none wrong,
-and the training style's ``data/eval`` 85 of 107, none wrong.
+sight, at their truth corners): the thresholds set on ``data/varied`` (960 of 1382 named, none wrong), then
+held-out stills ``data/heldout`` 90 of 129, none wrong, and the training style's ``data/eval`` 85 of 107, none
+wrong. Faces of other kinds are tested in tests/vision/test_roles.py.
 """
 
 from __future__ import annotations

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from rules.config import GameConfig
+    from vision.interpret import Confirm
 
 
 @dataclass(frozen=True)
@@ -73,18 +74,6 @@ class Frame:
     """True when the feed has drawn its own overlay already."""
 
 
-@dataclass(frozen=True)
-class Question:
-    """Something the feed saw and could not judge alone (vision's questions), for the person at the table."""
-
-    number: int
-    """1, 2, ... in the order asked."""
-    elapsed: float
-    text: str
-    action: str = ""
-    """The action the feed would report if the person agrees (empty if none)."""
-
-
 class Feed(Protocol):
     kind: str
     """``sample``, ``simulated``, ``log``, ``manual`` or ``vision``."""
@@ -105,8 +94,8 @@ class Feed(Protocol):
         """Plain data that ``reopen`` turns back into this feed at the same place."""
         ...
 
-    def questions(self) -> list[Question]:
-        """The open questions, oldest first."""
+    def questions(self) -> dict[int, Confirm]:
+        """The open questions (what vision could not judge alone) by number (1, 2, ... as asked), oldest first."""
         ...
 
     def answer(self, number: int, action: str | None) -> None:
@@ -124,8 +113,8 @@ class Feed(Protocol):
 class Unquestioning:
     """A feed that asks nothing: recorded reports, or the person's own."""
 
-    def questions(self) -> list[Question]:
-        return []
+    def questions(self) -> dict[int, Confirm]:
+        return {}
 
     def answer(self, number: int, action: str | None) -> None:
         raise FeedError(f"no open question {number}: this feed asks none")

@@ -171,7 +171,7 @@ class LiveGame:
                     and self.referee.state.outcome is None:
                 self.clock.start()
                 entries.append((0.0, "clock", {"action": "start", "by": self.feed.kind, **self.clock.to_dict()}))
-            asked = tuple(q.number for q in self.feed.questions())
+            asked = tuple(self.feed.questions())
             if entries or asked != self._asked or (
                     self.referee.state.outcome is None and self.clock.running and self.referee.check_time()):
                 self._asked = asked
@@ -207,7 +207,8 @@ class LiveGame:
                 confirmed = set(self.meta.get("confirmed", []))
                 self._described = (self.version, snapshot.describe(self.referee, self.names, confirmed))
             return {"game": self.game_json(), "version": self.version, "clock": self.clock_json(),
-                    **self._described[1], "questions": [asdict(q) for q in self.feed.questions()]}
+                    **self._described[1],
+                    "questions": [{"number": n, **asdict(q)} for n, q in self.feed.questions().items()]}
 
     def game_json(self) -> dict[str, Any]:
         config = self.setup.config

@@ -9,10 +9,11 @@ from collections import deque
 from typing import Any
 
 from rules.config import GameConfig
+from vision.interpret import Confirm
 from vision.observation import TableObservation
 from vision.pipeline import Pipeline
 from webui.errors import FeedError
-from webui.feeds import Frame, Mark, Question, Report
+from webui.feeds import Frame, Mark, Report
 
 OPEN_QUESTIONS = 20
 """Questions shown at most: the oldest unanswered ones are dropped (the game has moved on)."""
@@ -56,8 +57,8 @@ class VisionFeed:
         self._pipeline_lock = threading.Lock()
         """Held while the pipeline steps, and while a person's report goes into its game."""
         self._asked = 0
-        """Interpreter questions turned into ``Question`` values so far."""
-        self._open: dict[int, Question] = {}
+        """The interpreter's questions numbered so far."""
+        self._open: dict[int, Confirm] = {}
         self._thread = threading.Thread(target=self._run, name="vision-feed", daemon=True)
         self._thread.start()
 
@@ -97,15 +98,14 @@ class VisionFeed:
     def ready_to_start(self) -> bool:
         return self.pipeline.referee.state.phase not in ("deal", "reveal", "role")
 
-    def questions(self) -> list[Question]:
+    def questions(self) -> dict[int, Confirm]:
         with self._lock:  # (not the pipeline's lock: the dashboard asks often and must not wait for a step)
-            asked = self.pipeline.interpreter.confirms[self._asked:]
-            for confirm in asked:
+            for confirm in self.pipeline.interpreter.confirms[self._asked:]:
                 self._asked += 1
-                self._open[self._asked] = Question(self._asked, confirm.elapsed, confirm.question, confirm.action)
-            for number in sorted(self._open)[:-OPEN_QUESTIONS]:
+                self._open[self._asked] = confirm
+            for number in list(self._open)[:-OPEN_QUESTIONS]:
                 del self._open[number]
-            return [self._open[n] for n in sorted(self._open)]
+            return dict(self._open)
 
     def answer(self, number: int, action: str | None) -> None:
         with self._lock:

@@ -146,21 +146,21 @@ def test_a_correction_keeps_confirmations_on_their_reports(manual: FlaskClient, 
 def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth: dict) -> None:  # type: ignore[no-untyped-def]
     """Vision's questions (a feed's ``questions``) are in the state; ``answer`` reports the proposed action (in the
     feed's own game too), ``dismiss`` drops a question; an unknown one is a clear error."""
+    from vision.interpret import Confirm
     from webui.errors import FeedError
-    from webui.feeds import ManualFeed, Question
+    from webui.feeds import ManualFeed
 
     class AskingFeed(ManualFeed):
-        def __init__(self, asked: list[Question]) -> None:
+        def __init__(self, asked: dict[int, Confirm]) -> None:
             super().__init__()
             self.asked, self.answers = asked, []
 
-        def questions(self) -> list[Question]:
-            return list(self.asked)
+        def questions(self) -> dict[int, Confirm]:
+            return dict(self.asked)
 
         def answer(self, number: int, action: str | None) -> None:
-            if not any(q.number == number for q in self.asked):
+            if self.asked.pop(number, None) is None:
                 raise FeedError(f"no open question {number}")
-            self.asked = [q for q in self.asked if q.number != number]
             self.answers.append((number, action))
 
         def told(self, action: str) -> None:
@@ -170,8 +170,8 @@ def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth:
     game = manual_app.extensions["fuse_referee"].current()
     client.post("/api/report", json={"action": "roll red5 blue2 black6"}, headers=auth)
     place = next(a for a in state(client)["legal"] if a.startswith("place"))
-    feed = AskingFeed([Question(1, 12.0, f"saw {place!r}: is that what happened?", place),
-                       Question(2, 14.0, "card F-001 turned up: which card is it?")])
+    feed = AskingFeed({1: Confirm(70, 12.0, f"saw {place!r}: is that what happened?", place),
+                       2: Confirm(84, 14.0, "card F-001 turned up: which card is it?")})
     game.feed = feed
     client.post("/api/report", json={"action": "unused blue5"}, headers=auth)  # typed: the feed is told
     assert feed.answers == [(0, "unused blue5")]

@@ -51,7 +51,7 @@
     $('questions-head').hidden = !questions.length;
     $('question-count').textContent = questions.length;
     $('questions').innerHTML = questions.slice().reverse().map(q => `<li class="question"><b>${FR.mmss(q.elapsed)}</b>
-      ${FR.esc(q.text)} ${q.action ? `<button class="small" data-q="${q.number}" data-do="answer">it happened</button>` : ''}
+      ${FR.esc(q.question)} ${q.action ? `<button class="small" data-q="${q.number}" data-do="answer">it happened</button>` : ''}
       <button class="small" data-q="${q.number}" data-do="dismiss">dismiss</button></li>`).join('');
     const alerts = alertsNow(s);
     $('row').innerHTML = s.row.map(c => cardHtml(c, alerts)).join('');

@@ -87,7 +87,7 @@ def question(number: int, what: str):
     """``answer`` (the question's own action happened, or ``{"action": ...}`` did) or ``dismiss`` question
     ``number`` of the feed (vision's questions)."""
     game = table().current()
-    asked = next((q for q in game.feed.questions() if q.number == number), None)
+    asked = game.feed.questions().get(number)
     if asked is None:
         bad(f"no open question {number}: answered already, or never asked", 404)
     if what == "dismiss":
