@@ -534,9 +534,9 @@ class Interpreter(Resync):
 
     def _roll(self, task: tuple) -> bool:
         wanted = min(task[1], sum(self.state.bag.values()))
-        events = [e for e in self.referee.events if not e.undone]
-        since = events[-1].elapsed - 0.5 if events else 0.0  # dice seen before what the game did last are no roll
-        seen = [c for c in self._pending if c.kind == "loose+" and self._game_time(c.elapsed) >= since]
+        # every loose die still waiting counts, even one first seen before the game's last event: a placement
+        # seen late (under a hand) may be reported after the next roll has landed
+        seen = [c for c in self._pending if c.kind == "loose+"]
         if len(seen) < wanted:
             return False
         chosen = _cluster(seen, wanted)

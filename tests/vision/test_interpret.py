@@ -159,6 +159,24 @@ def test_a_die_put_down_on_a_card_is_no_die_rolled_again() -> None:
     assert not any(e.action in ("done", "unused green1") for e in referee.events) and interp.confirms == []
 
 
+def test_the_next_roll_landing_before_a_late_seen_placement_is_still_the_roll() -> None:
+    """The last die of a roll is seen on its chip only after the next roll has landed (a hand hid it): the
+    loose dice seen first are still that next roll, not dice to ask about."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 black2", "place red1 F-G21:1", "place green4 F-G10:1",
+                   "place black1 F-G04:1"):
+        referee.submit(action)
+    _rolled(interp, ("yellow3", "blue2", "red4", "green5"), 10.0)
+    interp.feed([Change("die+", 66, 11.0, "F-G04", 2, "black2")], 66, 11.0)
+    for k in range(30):
+        interp.feed([], 67 + k, 11.2 + k / 6)
+    actions = [e.action for e in referee.events if not e.undone][-2:]
+    assert actions == ["place black2 F-G04:2", "roll yellow3 blue2 red4 green5"], actions
+    assert interp.confirms == []
+
+
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
     from vision.tracker import Change
 
