@@ -429,6 +429,7 @@ class Interpreter(Resync):
             if fix is not None:
                 self._correct_roll(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
+        change = self._on_top(change)
         put = next((c for c in self._pending if c.kind == "loose+" and c.on_card and c.die == change.die
                     and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
                     and dist(c.where, change.where) <= self.settings.put_down_px), None)
@@ -442,6 +443,24 @@ class Interpreter(Resync):
         if event is not None and not event.accepted:
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
+
+    def _on_top(self, change: Change) -> Change:
+        """A die seen on a chip where the game holds another die, on a card that stacks chips on that one: the die
+        on top, when exactly one free chip there takes it (the tracker lost the die under it, hidden now, and so
+        put the new die on the bottom chip)."""
+        owner = self._owner(change.card)
+        here = self._chip_die(change.card, change.chip)
+        if owner is None or here is None or here == change.die:
+            return change
+        card = next(c for c in self.state.players[owner].cards if c.id == change.card)
+        layout = card.card.layout
+        above = [k + 1 for k, beneath in (layout.supports.items() if layout else ()) if change.chip - 1 in beneath
+                 and k + 1 not in card.physical and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
+        if len(above) != 1:
+            return change
+        self.notes.append(f"{change.die} seen on {change.card}:{change.chip} at {change.elapsed:.2f} s, which "
+                          f"holds {here}: on top of it, chip {above[0]}")
+        return replace(change, chip=above[0])
 
     def _roll_die(self, change: Change) -> str:
         """The die of the roll that settled on a chip: as read, or, when no die of the roll shows that face, the one

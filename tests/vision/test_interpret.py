@@ -177,6 +177,19 @@ def test_the_next_roll_landing_before_a_late_seen_placement_is_still_the_roll() 
     assert interp.confirms == []
 
 
+def test_a_die_seen_on_a_chip_holding_another_is_on_top_of_it() -> None:
+    """F-G28 stacks its chips: with red4 on chip 1 (hidden once green3 is on it, so the tracker lost it and put
+    green3 on the bottom chip), green3 went on chip 2."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll red4 green3 black1 yellow2", "place red4 F-G28:1"):
+        referee.submit(action)
+    interp.feed([Change("die+", 40, 7.0, "F-G28", 1, "green3")], 40, 7.0)
+    assert [(e.action, e.accepted) for e in referee.events][-1] == ("place green3 F-G28:2", True)
+    assert referee.violations == [] and interp.confirms == []
+
+
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
     from vision.tracker import Change
 
