@@ -548,6 +548,11 @@ class Interpreter(Resync):
         if task[0] == "distribute" and colours(change.die) in {colours(str(d)) for d in self.state.roll}:
             if change.confidence < self.settings.min_confidence or self._heap(change):
                 return False  # a faint reading, or the next roll landing, ends no one's distribution
+            on_chips = set(self._table.values())
+            lifted = [c.die for c in self._left if c is not left and c.die in {str(d) for d in self.state.roll}
+                      and c.die not in on_chips]
+            if lifted:  # picked up before the unused die was rolled again, and seen nowhere: placed out of sight
+                self._place_leftovers(change, lifted)
             return self._infer_unseen(change, "unused")
         return False
 

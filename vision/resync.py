@@ -256,12 +256,13 @@ class Resync:
             return self._card_left_unfinished(change)
         return False
 
-    def _place_leftovers(self, change: Change) -> bool:
-        """The next roll lands while the game still holds dice of the last one: where the table shows such a die on
-        a chip the game holds empty, it was placed there (vision missed it, or misread it as it landed)."""
+    def _place_leftovers(self, change: Change, dice: list[str] | None = None) -> bool:
+        """The next roll lands while the game still holds dice of the last one (or ``dice`` of it lifted from the
+        roll area are seen nowhere): where the table shows such a die on a chip the game holds empty, it was placed
+        there (vision missed it, or misread it as it landed)."""
         actions = []
         trial = self.state.clone()
-        for die in [str(d) for d in self.state.roll]:
+        for die in [str(d) for d in self.state.roll] if dice is None else dice:
             for (card, chip), seen in sorted(self._table.items()):
                 if colours(seen) != colours(die) or self._chip_die(card, chip) is not None:
                     continue

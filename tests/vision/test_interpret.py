@@ -190,6 +190,22 @@ def test_a_die_seen_on_a_chip_holding_another_is_on_top_of_it() -> None:
     assert referee.violations == [] and interp.confirms == []
 
 
+def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sight() -> None:
+    """black1 is picked up from the roll area and never seen on a chip (the detector misses it there); then yellow6
+    is rolled again as the unused die: black1 was placed, not left unused."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1"):
+        referee.submit(action)
+    interp.feed([Change("loose-", 30, 5.0, die="black1", where=(540.0, 400.0))], 30, 5.0)
+    interp.feed([Change("loose-", 36, 6.0, die="yellow6", where=(580.0, 400.0))], 36, 6.0)
+    interp.feed([Change("loose+", 39, 6.5, die="yellow2", where=(590.0, 410.0))], 39, 6.5)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted][-3:]
+    assert actions[0].startswith("place black1 ") and actions[1:] == ["done", "unused yellow2"], actions
+    assert referee.violations == []
+
+
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
     from vision.tracker import Change
 
