@@ -408,6 +408,7 @@ class Interpreter(Resync):
         return None
 
     def _on_die_added(self, change: Change) -> bool:
+        self._named_later(change)
         if self._chip_die(change.card, change.chip) == change.die:
             self._done(change)  # seen again after a hand passed over it
             return True

@@ -15,7 +15,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   area, so long as the placement is then legal and the choice is no guess between two dice;
 - a card missed or never recognised: play goes on (dice settle, a roll lands) while the game waits for a card,
   or an unknown card (a role card too) is dealt. A stand-in card (unseen, of that type, that keeps the deal as it
-  is) is reported, and a question asked; if the stand-in itself turns up later, it is swapped for another;
+  is) is reported, and a question asked; if the stand-in itself turns up later, it is swapped for another; if
+  a die later names the card it lies on (the layout named the card since), the stand-in is corrected to it;
 - a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
   placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
   is put down), also when the card leaves (defused) with chips the game holds empty;
@@ -25,9 +26,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a ``done`` that was not: a die of the roll settles on a chip while the game waits for unused dice rolled again
   (``done`` has no visible sign; it was inferred from a die that seemed rolled again). It is taken back, with
   what followed it;
-- dice left over: the next roll lands while the game still holds dice of the last one. Each is placed where the
-  table shows a die of its colours on a chip the game holds empty, else (``guess_leftovers``) on the first
-  empty chip that takes it;
+- dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
+  again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
+  colours on a chip the game holds empty, else (``guess_leftovers``) on the first empty chip that takes it;
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
 
@@ -487,6 +488,29 @@ class Resync:
                 self._correct_roll(event.index, " ".join([*words[:-1], card]),
                                    f"{change.card} turned up at {change.elapsed:.2f} s: the stand-in is {card}")
                 return
+
+    def _named_later(self, change: Change) -> None:
+        """A die seen on a card the game does not hold, lying on an unknown card reported as a stand-in: the card
+        layout has named that card since. The stand-in's report is corrected to it, if the game still takes what
+        followed."""
+        if self._owner(change.card) is not None or change.card in self._seen_cards():
+            return
+        unknown = next((key for key, (centre, size, gone) in self._cards_at.items()
+                        if key in self._stand_ins and change.elapsed <= gone and dist(centre, change.where) <= size),
+                       None)
+        if unknown is None:
+            return
+        event = next((e for e in self.referee.events if not e.undone and e.accepted
+                      and e.action.split()[-1] == self._stand_ins[unknown]), None)
+        if event is None:
+            return
+        action = " ".join([*event.action.split()[:-1], change.card])
+        trial = copy_of(self.referee)
+        trial.correct(event.index, action)
+        if _kept(self.referee, trial, event.index):
+            self._stand_ins[unknown] = change.card
+            self._correct_roll(event.index, action, f"{change.card} named where {unknown} lay, at "
+                                                    f"{change.elapsed:.2f} s")
 
     def _may_place(self, change: Change) -> bool:
         """Whether a loose die may be a die of the roll being distributed (else a die on a card is a roll landing

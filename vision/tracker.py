@@ -445,8 +445,25 @@ class Tracker:
                 out.append(Change("card-", obs.frame, track.last_seen, name, where=track.at, type=track.type))
                 del self.cards[key]
                 continue
+            self._named_since(track, obs.elapsed)
             out += self._moved(track, obs)
         return out
+
+    def _named_since(self, track: _Card, now: float) -> None:
+        """A card committed unrecognised (covered, in glare) that the layout has named, or found most like one card,
+        in ``agree`` of its sightings since ``settle_s``: it is that card now, or its hint is (its dice are named so
+        already, by the layout)."""
+        recent = None if track.card_id else self._present(track.votes, now)
+        if recent is None:
+            return
+        for field_index in (0, 3):  # the card's id, else the card it looks most like
+            name, share, _ = self._mode([(t, v[field_index], c) for t, v, c in recent])  # type: ignore[index]
+            if name and share >= self.settings.agree:
+                if field_index == 0:
+                    track.card_id, track.likely = str(name), ""
+                else:
+                    track.likely = str(name)
+                return
 
     def _moved(self, track: _Card, obs: TableObservation) -> list[Change]:
         """A committed card now lying elsewhere, at rest there for ``settle_s``."""

@@ -86,6 +86,20 @@ def test_a_card_recognised_only_after_it_settled_still_shows_its_empty_chips() -
         ("die+", "F-001", 1, "red5"), ("die-", "F-001", 1, "red5")]
 
 
+def test_a_card_named_after_it_settled_is_followed_under_that_name() -> None:
+    """Committed unrecognised, then named (or found most like one card) in every sighting: the dice on it are
+    placed where its chips lie, and the card leaves under its name."""
+    from dataclasses import replace
+
+    nameless = CardSeen(CARD.corners, "bomb", None, 0.4)
+    for named, leaves in ((CARD, "F-001"), (replace(CARD, card_id=None, likely="F-001"), "?1")):
+        changes = run([((nameless, OTHER), ())] * 8 + [((named, OTHER), ())] * 8
+                      + [((named, OTHER), (die("red5", 1),))] * 8 + [((OTHER,), ())] * 12)
+        added = next(c for c in changes if c.kind == "die+")
+        assert (added.card, added.where) == ("F-001", (120.0, 130.0))
+        assert [c.card for c in changes if c.kind == "card-"] == [leaves]
+
+
 def test_dice_on_an_unrecognised_card_are_followed_under_the_card_it_looks_like() -> None:
     twin = CardSeen(OTHER.corners, "bomb", None, 0.4, (ChipSpot(1, (320.0, 130.0), 10.0),), likely="F-002")
     on = DieSeen("red5", (312.0, 122.0, 328.0, 138.0), 0.9, ("F-002", 1))
