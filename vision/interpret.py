@@ -102,6 +102,9 @@ class InterpreterSettings:
     put_down_px: float = 30.0
     """A die seen loose on a card (``Change.on_card``) this close to the chip it then settles on was put down there
     when it was first seen so: the placement's time."""
+    print_s: float = 0.5
+    """A die read on a chip within this many seconds of its card first being seen lay there as the card turned up:
+    the card's print (a spark card drawn, a card revealed), not a die put down."""
     static_px: float = 12.0
     """Loose changes within this many pixels of where a loose die lay before the first roll are ignored."""
 
@@ -170,8 +173,10 @@ class Interpreter(Resync):
         self._landed = False
         """Whether a roll has landed (dice seen landing together)."""
         self._printed: dict[tuple[str, int], str] = {}
-        """Chips read with a die on them before anything was rolled (a die printed on the card): that reading
-        there later is ignored."""
+        """Chips read with a die on them before anything was rolled, or from the moment their card turned up (a
+        die printed on the card): that reading there later is ignored."""
+        self._turned_up: dict[str, float] = {}
+        """Card -> when it was first seen (``card+``)."""
         self._static: list[Point] = []
         """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
         changes there are no game's dice."""

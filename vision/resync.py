@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from itertools import permutations
+from math import inf
 from typing import TYPE_CHECKING, Any
 
 from rules import actions as A
@@ -176,6 +177,7 @@ class Resync:
     _doubt_until: float
     _landed: bool
     _printed: dict[tuple[str, int], str]
+    _turned_up: dict[str, float]
     _static: list[Point]
 
     # the interpreter's own steps, used here
@@ -208,8 +210,9 @@ class Resync:
 
     def _not_static(self, changes: list[Change]) -> list[Change]:
         """A loose die seen alone before anything was rolled is no die of the game (the game's are in the bag): its
-        spot is remembered, and whatever a loose die does there later is ignored. A die seen on a chip then is
-        the card's print, and that reading on that chip is ignored from then on."""
+        spot is remembered, and whatever a loose die does there later is ignored. A die seen on a chip then, or
+        from the moment its card turned up, is the card's print, and that reading on that chip is ignored from
+        then on."""
         arrived = [c for c in changes if c.kind == "loose+" and not c.brief]
         if len(arrived) == 1 and self.state.phase in ("deal", "reveal", "role") and not any(
                 e.accepted and e.action.startswith("roll ") for e in self.referee.events if not e.undone):
@@ -220,8 +223,11 @@ class Resync:
             self._landed = True  # dice landing together: a roll (whether or not the game has taken it)
         before_play = not self._landed and self.state.phase in ("deal", "reveal", "role") and not any(
             e.accepted and e.action.startswith("roll ") for e in self.referee.events if not e.undone)
+        self._turned_up.update({c.card: c.elapsed for c in changes if c.kind == "card+"})
         for c in changes:
-            if c.kind in ("die+", "die-") and (before_play or self._printed.get((c.card, c.chip)) == c.die):
+            with_card = c.kind == "die+" and c.elapsed - self._turned_up.get(c.card, -inf) <= self.settings.print_s
+            if c.kind in ("die+", "die-") and (before_play or with_card
+                                               or self._printed.get((c.card, c.chip)) == c.die):
                 if c.kind == "die+":  # a die on a chip before anything was rolled: the card's print read as a die
                     self._printed[(c.card, c.chip)] = c.die
                 self.notes.append(f"{c.kind} {c.die} on {c.card}:{c.chip} at {c.elapsed:.2f} s: the card's print")

@@ -269,6 +269,32 @@ def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None
     assert referee.events[-1].action == log[at][1] and referee.events[-1].accepted
 
 
+def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> None:
+    """A spark card drawn mid-game whose art shows a die on a chip: that die is read there from the card's first
+    sighting on. It is the card's print, not a die put down (nor a roll missed)."""
+    from datasets.script import GameOptions, play
+    from rules.clock import ManualClock
+    from rules.referee import Referee
+    from vision.interpret import Interpreter
+    from vision.tracker import Change
+
+    log = play(GameOptions(14, "countdown", 3, limit_seconds=120)).log
+    at = next(i for i, (_, a) in enumerate(log) if a.startswith("spark "))
+    referee = Referee(GameConfig("countdown", 3, limit_seconds=120), ManualClock())
+    for t, action in log[:at]:
+        referee.clock.seconds = t  # type: ignore[attr-defined]
+        referee.submit(action)
+    interp = Interpreter(referee)
+    t, card = log[at][0], log[at][1].split()[-1]
+    frame = int(t * 6)
+    interp.feed([Change("card+", frame, t, card, where=(900.0, 600.0), type="spark", size=80.0),
+                 Change("die+", frame, t + 0.17, card, 1, "yellow3", where=(880.0, 600.0))], frame + 3, t + 0.5)
+    for k in range(60):
+        interp.feed([], frame + 4 + k, t + 0.67 + k / 6)
+    assert [e.action for e in referee.events[at:]] == [log[at][1]]
+    assert interp.confirms == [] and any("the card's print" in n for n in interp.notes)
+
+
 def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour() -> None:
     from vision.tracker import Change
 
