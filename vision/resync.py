@@ -253,7 +253,7 @@ class Resync:
             return True
         if change.kind == "loose+" and self.state.phase == "distribute" and self._heap(change):
             return self._place_leftovers(change)
-        if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose"):
+        if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose", "spark"):
             return self._retract_done(change)
         if change.kind == "die+" and self.state.tasks[0][0] in ("roll", "name"):
             return self._infer_roll(change)
@@ -309,14 +309,17 @@ class Resync:
         return None
 
     def _retract_done(self, change: Change) -> bool:
-        """A die of the roll settles on a chip while the game waits for unused dice rolled again: the ``done``
-        inferred before (nothing shows it; a die read as rolled again) was wrong. It is taken back with what
-        followed it, if the placement then makes sense."""
+        """A die of the roll settles on a chip while the game waits for unused dice rolled again (or, in Countdown,
+        for the sparks owed for dice not taken): the ``done`` inferred before (nothing shows it; a die read as
+        rolled again, the next roll landing) was wrong. It is taken back with what followed it, if the placement
+        then makes sense; a card drawn since is seen turning up again, to be judged in the game as it is now."""
         events = self.referee.events
         done = next((e for e in reversed(events) if not e.undone and e.accepted and e.action == "done"), None)
         if done is None or any(not e.undone and e.action.startswith("roll ") for e in events[done.index:]):
             return False
         later = [e.index for e in events[done.index:] if not e.undone]
+        if any(events[i].action.startswith("defuse ") for i in later):
+            return False  # a card seen leaving since: the distribution was over
         trial = copy_of(self.referee)
         for index in reversed(later):
             trial.undo(index)
@@ -329,6 +332,11 @@ class Resync:
             return False
         for index in reversed(later):
             self.referee.undo(index)
+        for event in (events[i] for i in later):
+            words = event.action.split()
+            if words[0] == "spark":
+                self._pending.append(Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start,
+                                            words[-1], type="spark"))
         self._doubt(change)
         self.notes.append(f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s: "
                           f"the distribution was not over ({len(later)} events taken back)")

@@ -208,3 +208,19 @@ def test_a_card_defused_as_its_last_die_went_down_unseen_is_completed_by_the_die
     assert [e.action for e in referee.events if not e.undone][-3:] == [
         "place green1 F-G07:3", "defuse F-G07 take F-008", "reveal FF-08"]
     assert all(e.accepted for e in referee.events[before:]) and interp.confirms == []
+
+
+def test_a_die_settling_while_sparks_are_owed_takes_back_the_done_and_the_spark_drawn_is_judged_again() -> None:
+    """Countdown, two players: one spark per die not taken. yellow1 went onto C-G50:2 unseen, so two sparks seemed
+    owed and p1's was drawn; then yellow1 is seen there. The ``done`` and the spark are taken back, the placement
+    taken, and the spark card drawn is judged again: one spark owed now, p1's."""
+    setup = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
+             "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
+             "roll yellow1 blue5 yellow2 black1", "place yellow2 C-G50:1", "place blue5 C-G40:1", "done",
+             "spark p1 S-G05")
+    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    assert referee.state.tasks[0] == ("spark", 1)
+    _run_from(interp, [Change("die+", 120, 20.0, "C-G50", 2, "yellow1", where=(400.0, 600.0))], 20.0, 30.0)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup) - 2:]
+    assert actions == ["place yellow1 C-G50:2", "done", "spark p1 S-G05"], actions
+    assert referee.violations == []
