@@ -249,20 +249,27 @@ def test_ready_is_inferred_when_the_roll_or_a_placement_needs_it() -> None:
     assert all(e.accepted for e in referee.events) and interp.confirms == []
 
 
-def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None:
+def _countdown_until(prefix: str):  # noqa: ANN202
+    """A scripted 3-player Countdown game played up to its first action starting with ``prefix``: (referee,
+    interpreter, the game's log, that action's index)."""
     from datasets.script import GameOptions, play
     from rules.clock import ManualClock
     from rules.referee import Referee
     from vision.interpret import Interpreter
-    from vision.tracker import Change
 
     log = play(GameOptions(14, "countdown", 3, limit_seconds=120)).log
-    at = next(i for i, (_, a) in enumerate(log) if a.startswith("defuse S-"))
+    at = next(i for i, (_, a) in enumerate(log) if a.startswith(prefix))
     referee = Referee(GameConfig("countdown", 3, limit_seconds=120), ManualClock())
     for t, action in log[:at]:
         referee.clock.seconds = t  # type: ignore[attr-defined]
         referee.submit(action)
-    interp = Interpreter(referee)
+    return referee, Interpreter(referee), log, at
+
+
+def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None:
+    from vision.tracker import Change
+
+    referee, interp, log, at = _countdown_until("defuse S-")
     card, t = log[at][1].split()[1], log[at][0]
     interp.feed([Change("card>", 600, t, card, where=(900.0, 100.0), before=(500.0, 600.0), type="spark")], 600,
                 t + 0.6)
@@ -272,19 +279,9 @@ def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None
 def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> None:
     """A spark card drawn mid-game whose art shows a die on a chip: that die is read there from the card's first
     sighting on. It is the card's print, not a die put down (nor a roll missed)."""
-    from datasets.script import GameOptions, play
-    from rules.clock import ManualClock
-    from rules.referee import Referee
-    from vision.interpret import Interpreter
     from vision.tracker import Change
 
-    log = play(GameOptions(14, "countdown", 3, limit_seconds=120)).log
-    at = next(i for i, (_, a) in enumerate(log) if a.startswith("spark "))
-    referee = Referee(GameConfig("countdown", 3, limit_seconds=120), ManualClock())
-    for t, action in log[:at]:
-        referee.clock.seconds = t  # type: ignore[attr-defined]
-        referee.submit(action)
-    interp = Interpreter(referee)
+    referee, interp, log, at = _countdown_until("spark ")
     t, card = log[at][0], log[at][1].split()[-1]
     frame = int(t * 6)
     interp.feed([Change("card+", frame, t, card, where=(900.0, 600.0), type="spark", size=80.0),

@@ -115,14 +115,17 @@ def test_a_done_inferred_from_a_die_that_seemed_rolled_again_is_taken_back_when_
     assert referee.violations == []
 
 
+DEAL_WITH_AN_UNKNOWN_CARD = [
+    Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+    Change("card+", 12, 2.0, "?1", where=(420.0, 600.0), type="bomb", size=80.0),
+    Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
+    Change("card+", 24, 4.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
+
+
 def test_an_unknown_card_dealt_gets_a_stand_in_and_the_deal_goes_on_to_the_right_players() -> None:
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    cards = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-             Change("card+", 12, 2.0, "?1", where=(420.0, 600.0), type="bomb", size=80.0),
-             Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
-             Change("card+", 24, 4.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
-    _run(interp, cards, 8.0)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD, 8.0)
     deals = [e.action for e in referee.events if e.action.startswith("deal")]
     assert deals[0] == "deal p1 F-G21" and deals[1].startswith("deal p1 ")
     assert deals[2:] == ["deal p2 F-G28", "deal p2 F-G04"]
@@ -134,14 +137,11 @@ def test_a_stand_in_is_corrected_when_a_die_names_the_card_it_stood_in_for() -> 
     and the placement on it is taken."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    cards = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-             Change("card+", 12, 2.0, "?1", where=(420.0, 600.0), type="bomb", size=80.0),
-             Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
-             Change("card+", 24, 4.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
     row = [Change("card+", 54 + 6 * i, 9.0 + i, card, where=(100.0 + 120 * i, 350.0), type="bomb", size=80.0)
            for i, card in enumerate(("F-011", "F-015", "F-009", "F-G07", "F-G06"))]
     placed = Change("die+", 120, 20.0, "F-G10", 1, "green4", where=(400.0, 590.0))
-    _run(interp, cards + row + _loose(("green4", "red6", "black1", "yellow2"), 16.0) + [placed], 24.0)
+    roll = _loose(("green4", "red6", "black1", "yellow2"), 16.0)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD + row + roll + [placed], 24.0)
     deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
     assert deals == ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04"]
     assert [(e.action, e.accepted) for e in referee.events][-1] == ("place green4 F-G10:1", True)
