@@ -424,7 +424,7 @@ class Interpreter(Resync):
         if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
             fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
             if fix is not None:
-                self._correct_roll(*fix, f"{change.die} settled on {change.card}:{change.chip} at "
+                self.correct(*fix, f"{change.die} settled on {change.card}:{change.chip} at "
                                          f"{change.elapsed:.2f} s")
         die = self._roll_die(change)
         if die != change.die:
@@ -433,7 +433,7 @@ class Interpreter(Resync):
         elif die not in [str(d) for d in self.state.roll]:
             fix = fix_roll(self.referee, die, change.card, change.chip, [c.die for c in self._left], self._fillers)
             if fix is not None:
-                self._correct_roll(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
+                self.correct(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
         change = self._on_top(change)
         put = next((c for c in self._pending if c.kind == "loose+" and c.on_card and c.die == change.die
@@ -603,13 +603,13 @@ class Interpreter(Resync):
         dice[dice.index(old.die)] = change.die
         self._done(change)
         self._left.remove(old)
-        self._correct_roll(roll.index, "roll " + " ".join(dice), f"roll read again at {change.elapsed:.2f} s: "
+        self.correct(roll.index, "roll " + " ".join(dice), f"roll read again at {change.elapsed:.2f} s: "
                                                                   f"{old.die} is {change.die}")
         return True
 
-    def _correct_roll(self, index: int, action: str, why: str) -> None:
-        """Replace the roll (or card) reported as event ``index`` (``Referee.correct``), keeping track of refused
-        placements."""
+    def correct(self, index: int, action: str, why: str) -> None:
+        """Replace report ``index`` (a roll or card misread, or as the person corrected it at the dashboard) with
+        ``action`` (``Referee.correct``), keeping track of refused placements; ``why`` goes into the notes."""
         old = self.referee.events[index].action.split()[1:]
         for die in old:  # a stand-in die replaced
             if die in self._fillers and die not in action.split()[1:]:
@@ -619,7 +619,7 @@ class Interpreter(Resync):
         self._refused = [(shift[i], *rest) for i, *rest in self._refused]  # type: ignore[misc]
         self.taken_back = {shift[i]: f for i, f in self.taken_back.items()}
         self._back_at = {shift[i]: t for i, t in self._back_at.items()}
-        self.notes.append(f"{why}: the roll was {action!r}")
+        self.notes.append(f"{why}: now {action!r}")
 
     def _on_loose_removed(self, change: Change) -> bool:
         self._done(change)  # a die picked up: what it becomes (placed, re-rolled, bagged) says what happened

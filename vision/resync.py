@@ -190,7 +190,7 @@ class Resync:
     _chip_die: Any
     _infer_unseen: Any
     _game_time: Any
-    _correct_roll: Any
+    correct: Any
 
     def remember(self, changes: list[Change]) -> list[Change]:
         """What the interpreter keeps of the table from each frame's changes (the dice on chips, where cards lie),
@@ -499,7 +499,7 @@ class Resync:
             trial.correct(event.index, " ".join([*words[:-1], card]))
             if _kept(self.referee, trial, event.index):
                 self._stand_ins[unknown] = card
-                self._correct_roll(event.index, " ".join([*words[:-1], card]),
+                self.correct(event.index, " ".join([*words[:-1], card]),
                                    f"{change.card} turned up at {change.elapsed:.2f} s: the stand-in is {card}")
                 return
 
@@ -523,7 +523,7 @@ class Resync:
         trial.correct(event.index, action)
         if _kept(self.referee, trial, event.index):
             self._stand_ins[unknown] = change.card
-            self._correct_roll(event.index, action, f"{change.card} named where {unknown} lay, at "
+            self.correct(event.index, action, f"{change.card} named where {unknown} lay, at "
                                                     f"{change.elapsed:.2f} s")
 
     def _may_place(self, change: Change) -> bool:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from rules.config import GameConfig
+    from rules.referee import Event
     from vision.interpret import Confirm
 
 
@@ -107,6 +108,11 @@ class Feed(Protocol):
         """The person reported ``action`` at the dashboard: a feed that keeps a game of its own takes it too."""
         ...
 
+    def amended(self, event: Event, action: str | None) -> None:
+        """The person took report ``event`` back at the dashboard (``action`` None) or corrected it to ``action``:
+        a feed that keeps a game of its own does the same to its own report of it."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -121,6 +127,9 @@ class Unquestioning:
 
     def told(self, action: str) -> None:
         pass  # no game of its own
+
+    def amended(self, event: Event, action: str | None) -> None:
+        pass
 
 
 class FrameSet:

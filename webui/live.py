@@ -106,6 +106,7 @@ class LiveGame:
     def undo(self, index: int) -> Event:
         with self.lock:
             event = self.referee.undo(index)
+            self.feed.amended(event, None)
             self._commit([(self.clock.elapsed(), "undo", {"index": index, "action": event.action})])
             return event
 
@@ -116,6 +117,7 @@ class LiveGame:
             was = self.referee.events[index].action
             A.parse_action(action)
             event = self.referee.correct(index, action)
+            self.feed.amended(self.referee.events[index], action)
             # the correction is inserted after report ``index``: later reports move down one
             self.meta["confirmed"] = sorted(i + (i > index) for i in self.meta.get("confirmed", []))
             self._commit([(self.clock.elapsed(), "correct", {"index": index, "was": was, "now": asdict(event)})])

@@ -9,6 +9,7 @@ from collections import deque
 from typing import Any
 
 from rules.config import GameConfig
+from rules.referee import Event
 from vision.interpret import Confirm
 from vision.observation import TableObservation
 from vision.pipeline import Pipeline
@@ -119,6 +120,19 @@ class VisionFeed:
         dashboard shows (and vision does not report again what the person reported)."""
         with self._pipeline_lock:
             self.pipeline.referee.submit(action, "manual")
+
+    def amended(self, event: Event, action: str | None) -> None:
+        """The pipeline's own report of ``event`` (the same action; from the same frame, if vision's) is taken back
+        or corrected too, so vision goes on judging the game the dashboard shows."""
+        with self._pipeline_lock:
+            mine = next((e for e in reversed(self.pipeline.referee.events) if not e.undone
+                         and e.action == event.action and (event.source != "vision" or e.frame == event.frame)), None)
+            if mine is None:
+                return  # a report the pipeline's game never had (another feed's)
+            if action is None:
+                self.pipeline.referee.undo(mine.index)
+            else:
+                self.pipeline.interpreter.correct(mine.index, action, "corrected at the dashboard")
 
     def state(self) -> dict[str, Any]:
         return {"kind": "vision", "source": self.source_text, "cursor": self.cursor, "error": self.error}

@@ -38,18 +38,24 @@ def test_the_live_feed_hands_out_annotated_frames(tmp_path: Path) -> None:
         feed.close()
 
 
-def test_answers_and_reports_typed_at_the_dashboard_go_into_the_pipeline_s_own_game(tmp_path: Path) -> None:
-    from vision.interpret import Confirm
-    from webui.errors import FeedError
-    from webui.vision_feed import VisionFeed
-
+@pytest.fixture
+def first_frame(tmp_path: Path) -> Path:
+    """A folder holding the sample's first frame (the table before the deal)."""
     (tmp_path / "frames").mkdir()
     capture = cv2.VideoCapture(str(SAMPLE / "game.mp4"))
     ok, image = capture.read()
     capture.release()
     assert ok
     cv2.imwrite(str(tmp_path / "frames" / "000.png"), image)
-    feed = VisionFeed(str(tmp_path / "frames"), GameConfig("fuse", 2))
+    return tmp_path / "frames"
+
+
+def test_answers_and_reports_typed_at_the_dashboard_go_into_the_pipeline_s_own_game(first_frame: Path) -> None:
+    from vision.interpret import Confirm
+    from webui.errors import FeedError
+    from webui.vision_feed import VisionFeed
+
+    feed = VisionFeed(str(first_frame), GameConfig("fuse", 2))
     try:
         feed.pipeline.interpreter.confirms.append(Confirm(3, 0.5, "a card turned up: is it F-G21?", "deal p1 F-G21"))
         assert list(feed.questions()) == [1]
@@ -66,3 +72,27 @@ def test_answers_and_reports_typed_at_the_dashboard_go_into_the_pipeline_s_own_g
     finally:
         feed.close()
 
+
+
+def test_reports_taken_back_or_corrected_at_the_dashboard_are_so_in_the_pipeline_s_own_game(
+        first_frame: Path, tmp_path: Path) -> None:
+    from webui.hub import Hub
+    from webui.live import LiveGame
+    from webui.setup import GameSetup
+    from webui.store import Store
+    from webui.vision_feed import VisionFeed
+
+    feed = VisionFeed(str(first_frame), GameConfig("fuse", 2))
+    game = LiveGame.create(Store(tmp_path / "games.sqlite"), Hub(), GameSetup(GameConfig("fuse", 2), deal="table"),
+                           feed)
+    try:
+        for action in ("deal p1 F-G21", "deal p1 F-G10"):
+            game.submit(action)  # typed at the dashboard
+        game.undo(1)
+        assert [(e.action, e.undone) for e in feed.pipeline.referee.events] == [
+            ("deal p1 F-G21", False), ("deal p1 F-G10", True)]
+        game.correct(0, "deal p1 F-G28")
+        mine = [e.action for e in feed.pipeline.referee.events if not e.undone]
+        assert mine == ["deal p1 F-G28"] and feed.pipeline.referee.state.players[0].cards[0].id == "F-G28"
+    finally:
+        feed.close()
