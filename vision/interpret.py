@@ -424,8 +424,7 @@ class Interpreter(Resync):
         if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
             fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
             if fix is not None:
-                self.correct(*fix, f"{change.die} settled on {change.card}:{change.chip} at "
-                                         f"{change.elapsed:.2f} s")
+                self.correct(*fix, f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
         die = self._roll_die(change)
         if die != change.die:
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as {die}")
@@ -604,7 +603,7 @@ class Interpreter(Resync):
         self._done(change)
         self._left.remove(old)
         self.correct(roll.index, "roll " + " ".join(dice), f"roll read again at {change.elapsed:.2f} s: "
-                                                                  f"{old.die} is {change.die}")
+                                                           f"{old.die} is {change.die}")
         return True
 
     def correct(self, index: int, action: str, why: str) -> None:

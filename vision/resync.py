@@ -484,47 +484,43 @@ class Resync:
     def _replace_stand_in(self, change: Change) -> None:
         """The card taken as a stand-in for an unknown one turned up itself: the stand-in becomes another card."""
         unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
-        event = next((e for e in self.referee.events if not e.undone and e.accepted
-                      and e.action.split()[-1] == change.card), None)
-        if event is None:
-            return
-        words = event.action.split()
         pools = [c for src in self.referee.state.sources.values() for c in src.pool]
         for card in sorted(dict.fromkeys(pools), reverse=True):
             if card == change.card or card in self._seen_cards():
                 continue
             if self.state.game.card(card).kind != self.state.game.card(change.card).kind:
                 continue
-            trial = copy_of(self.referee)
-            trial.correct(event.index, " ".join([*words[:-1], card]))
-            if _kept(self.referee, trial, event.index):
-                self._stand_ins[unknown] = card
-                self.correct(event.index, " ".join([*words[:-1], card]),
-                                   f"{change.card} turned up at {change.elapsed:.2f} s: the stand-in is {card}")
+            if self._swap_stand_in(unknown, card, f"{change.card} turned up at {change.elapsed:.2f} s: the "
+                                                  f"stand-in is {card}"):
                 return
 
     def _named_later(self, change: Change) -> None:
         """A die seen on a card the game does not hold, lying on an unknown card reported as a stand-in: the card
-        layout has named that card since. The stand-in's report is corrected to it, if the game still takes what
-        followed."""
+        layout has named that card since, and the stand-in's report is corrected to it."""
         if self._owner(change.card) is not None or change.card in self._seen_cards():
             return
         unknown = next((key for key, (centre, size, gone) in self._cards_at.items()
                         if key in self._stand_ins and change.elapsed <= gone and dist(centre, change.where) <= size),
                        None)
-        if unknown is None:
-            return
+        if unknown is not None:
+            self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "
+                                                      f"{change.elapsed:.2f} s")
+
+    def _swap_stand_in(self, unknown: str, card: str, why: str) -> bool:
+        """The report of the stand-in for ``unknown`` corrected to ``card``, if the game still takes what followed
+        it as before."""
         event = next((e for e in self.referee.events if not e.undone and e.accepted
                       and e.action.split()[-1] == self._stand_ins[unknown]), None)
         if event is None:
-            return
-        action = " ".join([*event.action.split()[:-1], change.card])
+            return False
+        action = " ".join([*event.action.split()[:-1], card])
         trial = copy_of(self.referee)
         trial.correct(event.index, action)
-        if _kept(self.referee, trial, event.index):
-            self._stand_ins[unknown] = change.card
-            self.correct(event.index, action, f"{change.card} named where {unknown} lay, at "
-                                                    f"{change.elapsed:.2f} s")
+        if not _kept(self.referee, trial, event.index):
+            return False
+        self._stand_ins[unknown] = card
+        self.correct(event.index, action, why)
+        return True
 
     def _may_place(self, change: Change) -> bool:
         """Whether a loose die may be a die of the roll being distributed (else a die on a card is a roll landing
