@@ -226,8 +226,7 @@ class Resync:
         self._turned_up.update({c.card: c.elapsed for c in changes if c.kind == "card+"})
         for c in changes:
             with_card = c.kind == "die+" and c.elapsed - self._turned_up.get(c.card, -inf) <= self.settings.print_s
-            if c.kind in ("die+", "die-") and (before_play or with_card
-                                               or self._printed.get((c.card, c.chip)) == c.die):
+            if c.kind in ("die+", "die-") and (before_play or with_card or self._print_again(c)):
                 if c.kind == "die+":  # a die on a chip before anything was rolled: the card's print read as a die
                     self._printed[(c.card, c.chip)] = c.die
                 self.notes.append(f"{c.kind} {c.die} on {c.card}:{c.chip} at {c.elapsed:.2f} s: the card's print")
@@ -237,6 +236,15 @@ class Resync:
                 continue
             kept.append(c)
         return kept
+
+    def _print_again(self, change: Change) -> bool:
+        """The card's print read on its chip again: the same die, or one of its colours when no die of them was
+        lately picked up from the roll area (a print's face is read variously; a die put there came from the
+        roll)."""
+        printed = self._printed.get((change.card, change.chip))
+        if printed is None or colours(printed) != colours(change.die):
+            return False
+        return printed == change.die or not any(colours(c.die) == colours(change.die) for c in self._left)
 
     def _resync(self, change: Change) -> bool:
         """A change that has waited ``wait_s`` for the game: infer what the table shows happened and vision missed

@@ -286,8 +286,11 @@ def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> Non
     frame = int(t * 6)
     interp.feed([Change("card+", frame, t, card, where=(900.0, 600.0), type="spark", size=80.0),
                  Change("die+", frame, t + 0.17, card, 1, "yellow3", where=(880.0, 600.0))], frame + 3, t + 0.5)
+    # a hand passes over it, and the print is read with another face: still the print, no die was lifted
+    interp.feed([Change("die-", frame + 18, t + 3.0, card, 1, "yellow3", where=(880.0, 600.0))], frame + 20, t + 3.4)
+    interp.feed([Change("die+", frame + 24, t + 4.0, card, 1, "yellow1", where=(880.0, 600.0))], frame + 27, t + 4.5)
     for k in range(60):
-        interp.feed([], frame + 4 + k, t + 0.67 + k / 6)
+        interp.feed([], frame + 28 + k, t + 4.67 + k / 6)
     assert [e.action for e in referee.events[at:]] == [log[at][1]]
     assert interp.confirms == [] and any("the card's print" in n for n in interp.notes)
 
