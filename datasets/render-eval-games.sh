@@ -6,7 +6,7 @@
 # With `tune`: the five of the list below that the fourth session's card identity, tracker and interpreter
 # changes were tuned on (data/tune in the README).
 set -euo pipefail
-out=${1:?usage: render-eval-games.sh OUT [fresh|tune]}
+out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|tune]}
 r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
 if [ "${2:-}" = fresh ]; then
   r h2s201 --seed 201 --style heldout
@@ -15,6 +15,16 @@ if [ "${2:-}" = fresh ]; then
   r s204 --seed 204
   r p4s205 --seed 205 --players 4
   r cd3s206 --seed 206 --players 3 --edition countdown
+  exit 0
+fi
+if [ "${2:-}" = unseen ]; then  # seeds 301-306, like the fresh six: rendered after the sixth session's changes,
+  # once the fresh games had been used to find what failed, and never looked at
+  r h2s301 --seed 301 --style heldout
+  r h3s302 --seed 302 --players 3 --style heldout
+  r cd2s303 --seed 303 --edition countdown --style heldout
+  r s304 --seed 304
+  r p4s305 --seed 305 --players 4
+  r cd3s306 --seed 306 --players 3 --edition countdown
   exit 0
 fi
 if [ "${2:-}" = tune ]; then
