@@ -434,7 +434,7 @@ class Interpreter(Resync):
             if fix is not None:
                 self.correct(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
-        change = self._on_top(change)
+        change = self._on_top_of_held(change)
         put = next((c for c in self._pending if c.kind == "loose+" and c.on_card and c.die == change.die
                     and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
                     and dist(c.where, change.where) <= self.settings.put_down_px), None)
@@ -449,7 +449,7 @@ class Interpreter(Resync):
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
 
-    def _on_top(self, change: Change) -> Change:
+    def _on_top_of_held(self, change: Change) -> Change:
         """A die seen on a chip where the game holds another die, on a card that stacks chips on that one: the die
         on top, when exactly one free chip there takes it (the tracker lost the die under it, hidden now, and so
         put the new die on the bottom chip)."""
@@ -553,9 +553,7 @@ class Interpreter(Resync):
         if task[0] == "distribute" and colours(change.die) in {colours(str(d)) for d in self.state.roll}:
             if change.confidence < self.settings.min_confidence or self._heap(change):
                 return False  # a faint reading, or the next roll landing, ends no one's distribution
-            on_chips = set(self._table.values())
-            lifted = [c.die for c in self._left if c is not left and c.die in {str(d) for d in self.state.roll}
-                      and c.die not in on_chips]
+            lifted = [die for die, c in self._lifted_unseen().items() if c is not left]
             if lifted:  # picked up before the unused die was rolled again, and seen nowhere: placed out of sight
                 self._place_leftovers(change, lifted)
             return self._infer_unseen(change, "unused")

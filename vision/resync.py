@@ -343,8 +343,10 @@ class Resync:
         for event in (events[i] for i in later):
             words = event.action.split()
             if words[0] == "spark":
-                self._pending.append(Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start,
-                                            words[-1], type="spark"))
+                drawn = Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start, words[-1],
+                               type="spark")
+                self._pending.append(drawn)
+                self._arrived[id(drawn)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
         self._doubt(change)
         self.notes.append(f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s: "
                           f"the distribution was not over ({len(later)} events taken back)")
@@ -374,9 +376,8 @@ class Resync:
         die down hid it until the card was taken). Placed when exactly one choice of them completes the card."""
         if self.state.phase != "distribute":
             return False
-        on_chips = set(self._table.values())
-        lifted = {c.die: c for c in self._left if c.die not in on_chips}
-        dice = [str(d) for d in self.state.roll if str(d) in lifted]
+        lifted = self._lifted_unseen()
+        dice = list(lifted)
         empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
         if not empty or len(empty) > len(dice):
             return False
@@ -395,6 +396,13 @@ class Resync:
             at = min(change.elapsed, max(since, lifted[action.split()[1]].elapsed))  # put down once lifted
             self._report(replace(change, elapsed=at, confidence=0.0), action)
         return True
+
+    def _lifted_unseen(self) -> dict[str, Change]:
+        """The dice of the roll being distributed lately picked up from the roll area (their ``loose-``) and seen on
+        no chip since, in the roll's order."""
+        on_chips = set(self._table.values())
+        lifted = {c.die: c for c in self._left if c.die not in on_chips}
+        return {str(d): lifted[str(d)] for d in self.state.roll if str(d) in lifted}
 
     def _infer_roll(self, change: Change) -> bool:
         """Dice settle on chips while the game waits for the roll: the roll was missed or misread."""
