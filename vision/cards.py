@@ -9,7 +9,7 @@ over it may have left), every frame where a card was named before in its place (
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -231,7 +231,9 @@ class TableLayout:
             if found is None:
                 continue
             seen, identity = found
-            in_sight = old is not None and old.last >= self._previous  # seen in this place without a break
+            # shown under its name in this place up to the last frame (a card shown unknown there may be another)
+            in_sight = (old is not None and old.last >= self._previous
+                        and name is not None and old.card.card_id == name.card_id)
             if (seen.card_id is None and name is not None and identity is not None
                     and (in_sight or (identity.best == name.card_id and identity.seen >= KEEP_SEEN)
                          or _carries_dice(box, detections.dice.xyxy))):
@@ -242,9 +244,15 @@ class TableLayout:
                 continue
             cards.append(seen)
             known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name))
+        # a card named in this frame is nowhere else: a card slid on (dealt to the row) leaves no name behind
+        # for the next card put in its old place to take
+        shown = {card.card_id for card in cards if card.card_id}
+        known = [replace(k, name=None) if k.card.card_id is None and k.name and k.name.card_id in shown else k
+                 for k in known]
         # cards not detected this frame are remembered a while (a hand over them)
         known += [k for i, k in enumerate(self._known)
-                  if i not in used and k.name is not None and index - k.last <= FORGET_FRAMES]
+                  if i not in used and k.name is not None and index - k.last <= FORGET_FRAMES
+                  and k.name.card_id not in shown]
         self._known = known
         self._previous = index
         dice = assign_dice(tuple(cards), detections.dice)

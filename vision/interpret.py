@@ -111,18 +111,21 @@ class InterpreterSettings:
 
 @dataclass
 class Zones:
-    """Where each player's cards and the row lie (frame pixels), learned from the deal unless given."""
+    """Where each player's cards, the row and the cards set aside at the deal lie (frame pixels), learned from
+    the deal unless given."""
 
     players: dict[int, Point] = field(default_factory=dict)
     row: Point | None = None
+    aside: Point | None = None
+    """Where the dealer puts the cards that break a starting hand (shuffled back once every hand is legal)."""
     _samples: dict[object, list[Point]] = field(default_factory=dict, repr=False)
 
     def learn(self, where: object, point: Point) -> None:
         points = self._samples.setdefault(where, [])
         points.append(point)
         centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
-        if where == "row":
-            self.row = centre
+        if where in ("row", "aside"):
+            setattr(self, str(where), centre)
         else:
             self.players[int(where)] = centre  # type: ignore[call-overload]
 
@@ -130,7 +133,13 @@ class Zones:
         centre = self.players.get(player)
         if centre is None:
             return 0.0
-        return ((centre[0] - point[0]) ** 2 + (centre[1] - point[1]) ** 2) ** 0.5
+        return dist(centre, point)
+
+    def set_aside(self, player: int, point: Point) -> bool:
+        """A card turning up at ``point`` while ``player`` is dealt to lies nearer a card set aside than any of the
+        player's (cards set aside are laid side by side, a pile as long as a hand): the dealer sets it aside."""
+        aside, hand = self._samples.get("aside"), self._samples.get(player)
+        return bool(aside and hand) and min(dist(p, point) for p in aside) < min(dist(p, point) for p in hand)
 
 
 class Interpreter(Resync):
@@ -350,10 +359,15 @@ class Interpreter(Resync):
         self._report(change, f"{verb}{who} {change.card}")
         if self._learn_zones:
             if verb == "deal":
-                self.zones.learn(task[1], change.where)
+                self._learn_deal(task[1], change.card, change.where)
             elif verb == "reveal" and change.type == "bomb" and self.state.turn == 0:
                 self.zones.learn("row", change.where)
         return True
+
+    def _learn_deal(self, player: int, card: str, where: Point) -> None:
+        """``card``, just dealt to ``player`` at ``where``, shows where that player's cards lie, or where the
+        cards that break a starting hand are set aside."""
+        self.zones.learn("aside" if card in self.state.set_aside else player, where)
 
     def _on_card_removed(self, change: Change) -> bool:
         owner = self._owner(change.card)
@@ -388,6 +402,7 @@ class Interpreter(Resync):
         return True
 
     def _on_card_moved(self, change: Change) -> bool:
+        self._named_later(replace(change, where=change.before))  # a stand-in's card, named as it is taken
         if change.card in self.state.row:
             return False  # the card taken in a defuse: used with the defused card leaving
         unseen = any(change.card in s.pool for s in self.state.sources.values())

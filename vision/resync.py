@@ -190,6 +190,7 @@ class Resync:
     _chip_die: Any
     _infer_unseen: Any
     _game_time: Any
+    _learn_deal: Any
     correct: Any
 
     def remember(self, changes: list[Change]) -> list[Change]:
@@ -462,6 +463,8 @@ class Resync:
         task = self.state.tasks[0]
         if task[0] not in ("deal", "reveal", "role") or not change.type:
             return None
+        # a card turning up where the dealer set cards aside is one set aside: its stand-in must be one too
+        aside = task[0] == "deal" and self.zones.set_aside(task[1], change.where)
         # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
         outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
         outcomes.sort(key=lambda a: a.card != change.likely)  # the card it looked most like first, if it can come
@@ -479,7 +482,7 @@ class Resync:
             else:
                 area = after.players[task[1]]
                 kept = [c.id for c in area.cards] + ([area.role.id] if area.role else [])
-            if card not in kept:
+            if (card in after.set_aside) != aside or (card not in kept and not aside):
                 continue  # a card that would be dealt again (a starting hand it breaks): not the simplest
             if change.card != "?":
                 self._stand_ins[change.card] = card  # (no doubt: the game is still in step on the known cards)
@@ -488,7 +491,7 @@ class Resync:
                 self._doubt(change)
             self._report(replace(change, confidence=0.0), action)
             if self._learn_zones and task[0] == "deal" and change.card:
-                self.zones.learn(task[1], change.where)
+                self._learn_deal(task[1], card, change.where)
             return card
         return None
 
@@ -511,16 +514,20 @@ class Resync:
                 return
 
     def _named_later(self, change: Change) -> None:
-        """A die seen on a card the game does not hold, lying on an unknown card reported as a stand-in: the card
-        layout has named that card since, and the stand-in's report is corrected to it."""
-        if self._owner(change.card) is not None or change.card in self._seen_cards():
-            return
+        """A die seen on a card the game does not hold, or such a card moved from where an unknown card reported as
+        a stand-in lay: the card layout has named that card since, and the stand-in's report is corrected to it."""
         unknown = next((key for key, (centre, size, gone) in self._cards_at.items()
                         if key in self._stand_ins and change.elapsed <= gone and dist(centre, change.where) <= size),
                        None)
-        if unknown is not None:
-            self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "
-                                                      f"{change.elapsed:.2f} s")
+        if unknown is None or self._stand_ins[unknown] == change.card:
+            return
+        if change.card in self._stand_ins.values():
+            self._replace_stand_in(change)  # it stood in for another unknown card, which now needs another
+        seen = self._seen_cards() - ({change.card} if change.kind == "card>" else set())  # (where it lies now)
+        if self._owner(change.card) is not None or change.card in seen:
+            return
+        self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "
+                                                  f"{change.elapsed:.2f} s")
 
     def _swap_stand_in(self, unknown: str, card: str, why: str) -> bool:
         """The report of the stand-in for ``unknown`` corrected to ``card``, if the game still takes what followed

@@ -86,7 +86,8 @@ def result(interp: Interpreter) -> dict[str, Any]:
         "outcome": state.outcome.reason if state.outcome else "unfinished",
         "confirm": [asdict(c) for c in interp.confirms],
         "zones": {"players": {f"p{p + 1}": list(xy) for p, xy in sorted(interp.zones.players.items())},
-                  "row": list(interp.zones.row) if interp.zones.row else None},
+                  "row": list(interp.zones.row) if interp.zones.row else None,
+                  "aside": list(interp.zones.aside) if interp.zones.aside else None},
     }
 
 

@@ -202,3 +202,58 @@ def test_bad_frames_give_empty_results(tmp_path, monkeypatch) -> None:  # type: 
     det = Detections([[100, 100, 300, 240]], [0.9], [0], ("bomb",))
     obs = TableLayout(edition="fuse").observe(black, det)
     assert obs.cards == () and obs.dice == ()
+
+
+@pytest.mark.parametrize("moved_to", [(620.0, 420.0), None], ids=["slid elsewhere", "taken away"])
+def test_a_card_put_where_a_named_card_lay_does_not_take_its_name(sample, tmp_path, monkeypatch, moved_to) -> None:  # type: ignore[no-untyped-def]
+    """A named card slides away (dealt along the row) or is taken off the table; another card, covered too much
+    to name, is put where it lay: it stays unknown, frame after frame, instead of taking the name left there."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    named = {c.card_id: c for c in TableLayout(edition="fuse").observe(img, det, 0).cards if c.card_id}
+    boxes = {c["id"]: np.array(c["box"], np.float32) for c in truth["cards"] if c["id"] in named}
+    first, other = list(boxes)[:2]
+    background = np.median(img.reshape(-1, 3), 0).astype(np.uint8)
+
+    def scene(cards: list[tuple[str, tuple[float, float], bool]]) -> tuple[np.ndarray, Detections]:
+        """A table with the given cards (id, top-left corner, covered) cut from the sample frame with a margin."""
+        frame, xyxy = np.full_like(img, background), []
+        for card, (x, y), covered in cards:
+            x1, y1, x2, y2 = (boxes[card] + [-6, -6, 6, 6]).astype(int)
+            patch = img[y1:y2, x1:x2].copy()
+            if covered:  # a hand over most of the face
+                h, w = patch.shape[:2]
+                patch[h // 5 : h - h // 5, w // 8 : w - w // 8] = (60, 110, 170)
+            frame[int(y) : int(y) + y2 - y1, int(x) : int(x) + x2 - x1] = patch
+            xyxy.append([x + 6, y + 6, x + x2 - x1 - 6, y + y2 - y1 - 6])
+        bomb = det.names.index("bomb")
+        return frame, Detections(np.array(xyxy, np.float32).reshape(-1, 4), np.ones(len(xyxy)), [bomb] * len(xyxy),
+                                 det.names)
+
+    here = (200.0, 150.0)
+    layout = TableLayout(edition="fuse")
+    shown = layout.observe(*scene([(first, here, False)]), 0)
+    assert [c.card_id for c in shown.cards] == [first]
+    away = [(first, moved_to, False)] if moved_to else []
+    layout.observe(*scene(away), 1)
+    frame, found = scene([(other, here, True), *away])
+    alone = layout.gallery.matcher.match(frame, np.array(layout.card(frame, found.xyxy[0], "bomb", 1.0).corners))
+    assert alone.card_id is None and alone.best != first  # too covered to name, and not like the card gone
+    centre = (found.xyxy[0, :2] + found.xyxy[0, 2:]) / 2
+    for index in (2, 3, 4):
+        cards = layout.observe(frame, found, index).cards
+        put_there = min(cards, key=lambda c: float(np.linalg.norm(np.mean(c.corners, 0) - centre)))
+        assert put_there.card_id is None
+
+
+def test_an_outline_far_longer_than_a_card_is_no_card() -> None:
+    """A card box on a strip of table pattern (at the frame's edge) outlines a band 3.5 times as long as it is
+    wide: no card. An outline of a card's proportions in the same place is one."""
+    found = {}
+    for name, (w, h) in {"band": (180, 48), "card": (130, 92)}.items():
+        frame = np.full((720, 1280, 3), (90, 50, 30), np.uint8)
+        x, y = 200, 720 - h - 10
+        cv2.rectangle(frame, (x, y), (x + w, y + h), (170, 110, 60), -1)
+        found[name] = find_corners(frame, (x - 2, y - 2, x + w + 2, y + h + 2))
+    assert found["band"] is None and found["card"] is not None

@@ -132,6 +132,26 @@ def test_an_unknown_card_dealt_gets_a_stand_in_and_the_deal_goes_on_to_the_right
     assert any("which card is it?" in c.question for c in interp.confirms)
 
 
+def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_that_is_set_aside() -> None:
+    """p1's first card is worth 4, so the second must be worth 1 or 2: F-G28 (4) is set aside by the deck, and
+    the unknown card put beside it is another that breaks the hand, not p1's second card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "?1", where=(920.0, 310.0), type="bomb", size=80.0),
+            Change("card+", 24, 4.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal, 10.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal")]
+    assert deals[:2] == ["deal p1 F-G21", "deal p1 F-G28"] and deals[2].startswith("deal p1 ")
+    assert referee.state.game.card(deals[2].split()[-1]).points in (3, 4, 6)  # it breaks the hand too
+    assert deals[3:] == ["deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
+    assert all(e.accepted for e in referee.events)
+    assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
+
+
 def test_a_stand_in_is_corrected_when_a_die_names_the_card_it_stood_in_for() -> None:
     """The card dealt unknown is named later (the dice on it carry its name): the stand-in's deal is corrected,
     and the placement on it is taken."""
@@ -165,6 +185,29 @@ def _run_from(interp: Interpreter, timeline: list[Change], start: float, until: 
         frame = int(round(t * 6))
         interp.feed([c for c in timeline if frame - 1 < c.elapsed * 6 <= frame], frame, t)
         t = round(t + 1 / 6, 4)
+
+
+def test_a_row_card_reported_as_a_stand_in_is_corrected_when_it_is_named_as_it_is_taken() -> None:
+    """p1's second card is dealt unknown and taken as F-G07 (the card it looks most like); the fifth row card is
+    unknown too. Taken from the row, that card is named on the way: F-G07. The row's report is corrected to it,
+    and p1's unknown card stands in as another card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "?1", where=(420.0, 600.0), type="bomb", size=80.0, likely="F-G07"),
+            Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 24, 4.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
+    row = [Change("card+", 54 + 6 * i, 9.0 + i, card, where=(100.0 + 120 * i, 350.0), type="bomb", size=80.0)
+           for i, card in enumerate(("F-011", "F-015", "F-009", "F-G06", "?2"))]
+    _run(interp, deal + row, 18.0)
+    before = [e.action for e in referee.events if not e.undone]
+    assert before[1] == "deal p1 F-G07" and before[-1].startswith("reveal ") and before[-1] != "reveal F-G07"
+    taken = Change("card>", 120, 20.0, "F-G07", where=(300.0, 100.0), before=(580.0, 350.0), type="bomb", size=80.0)
+    _run_from(interp, [taken], 18.2, 24.0)
+    after = [e.action for e in referee.events if not e.undone]
+    assert after[-1] == "reveal F-G07" and after[0] == before[0] and after[2:-1] == before[2:-1]
+    assert after[1].startswith("deal p1 ") and after[1] != "deal p1 F-G07"
+    assert all(e.accepted for e in referee.events if not e.undone)
 
 
 def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
