@@ -349,6 +349,9 @@ class Interpreter(Resync):
             self._replace_stand_in(change)
         if self._owner(change.card) is not None or change.card in self.state.row:
             self._done(change)  # seen again after a hand passed over it
+            left = next((c for c in self._pending if c.kind == "card-" and c.card == change.card), None)
+            if left is not None and dist(left.where, change.where) <= max(change.size, left.size, 1.0):
+                self._done(left)  # back where it lay (a row card seen elsewhere is one taken, for its defuse)
             return True
         task = self.state.tasks[0]
         verb = {"deal": "deal", "reveal": "reveal", "spark": "spark", "role": "role"}.get(task[0])
@@ -371,8 +374,10 @@ class Interpreter(Resync):
 
     def _on_card_removed(self, change: Change) -> bool:
         owner = self._owner(change.card)
+        if change.card in self.state.row:
+            return False  # taken for a defuse (seen leaving before the card defused), or hidden a while
         if owner is None:
-            self._done(change)  # a set-aside card shuffled back, a fuse card discarded, a row card taken
+            self._done(change)  # a set-aside card shuffled back, a fuse card discarded
             self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")
             return True
         card = next(c for c in self.state.players[owner].cards if c.id == change.card)
@@ -386,7 +391,7 @@ class Interpreter(Resync):
             return False
         if self.state.phase == "distribute" and not self.state.config.early_defuse:
             return self._infer_unseen(change, "defuse")
-        moved = [c for c in self._pending if c.kind == "card>" and c.card in self.state.row]
+        moved = [c for c in self._pending if c.kind in ("card>", "card-") and c.card in self.state.row]
         if card.card.kind == "spark":
             moved = []  # a spark card takes no row card
         elif self.state.row and not moved:

@@ -4,6 +4,8 @@ or misread, it re-synchronises with the table, or asks, rather than flagging vio
 
 from __future__ import annotations
 
+import pytest
+
 from rules.clock import ManualClock
 from rules.config import GameConfig
 from rules.referee import Referee
@@ -224,10 +226,13 @@ def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
 
 
 
-def test_a_card_defused_as_its_last_die_went_down_unseen_is_completed_by_the_die_lifted_from_the_roll() -> None:
+@pytest.mark.parametrize("carried", [True, False], ids=["row card seen moving", "row card seen leaving"])
+def test_a_card_defused_as_its_last_die_went_down_unseen_is_completed_by_the_die_lifted_from_the_roll(
+        carried: bool) -> None:
     """The bundled sample at 76 s: p1 puts the green1 lifted from the roll area on F-G07:3 and defuses the card at
     once; the hand hides the die until the card is gone. The card's leaving is committed late (a hand over it
-    suspends judgement), after the row card taken with it and the fuse card turned up in its place."""
+    suspends judgement), after the row card taken with it and the fuse card turned up in its place. The row card
+    is seen moving to p1's cards, or (hidden in the hand on the way) leaving the row and turning up there."""
     import json
     from pathlib import Path
 
@@ -237,9 +242,12 @@ def test_a_card_defused_as_its_last_die_went_down_unseen_is_completed_by_the_die
         referee.clock.seconds = t  # type: ignore[attr-defined]
         referee.submit(action)
     interp, gone, before = Interpreter(referee), (700.0, 600.0), len(referee.events)
-    commits = [(76.5, Change("loose-", 458, 76.3, die="green1", where=(500.0, 400.0))),
-               (79.7, Change("card>", 475, 79.2, "F-008", where=(650.0, 650.0), before=(300.0, 100.0), type="bomb",
-                             size=80.0)),
+    taken = [(79.7, Change("card>", 475, 79.2, "F-008", where=(650.0, 650.0), before=(300.0, 100.0), type="bomb",
+                           size=80.0))]
+    if not carried:
+        taken = [(79.7, Change("card-", 475, 78.9, "F-008", where=(300.0, 100.0), type="bomb")),
+                 (80.7, Change("card+", 484, 80.2, "F-008", where=(650.0, 650.0), type="bomb", size=80.0))]
+    commits = [(76.5, Change("loose-", 458, 76.3, die="green1", where=(500.0, 400.0))), *taken,
                (80.5, Change("card+", 480, 80.0, "FF-08", where=(300.0, 100.0), type="fuse", size=80.0))]
     commits += [(82.7, Change("die-", 496, 78.3, "F-G07", k, d, where=gone)) for k, d in ((1, "black3"), (2, "green2"))]
     commits.append((82.7, Change("card-", 496, 78.3, "F-G07", where=gone, type="bomb")))
