@@ -1,12 +1,14 @@
 """Benchmark: the whole pipeline on a 1280x720 recording, from the decoded frame to the referee's verdict.
 
-    fuse-referee bench pipeline [--recording datasets/sample] [--frames 300] [--fps 15]
+    fuse-referee bench pipeline [--recording datasets/sample] [--frames 300] [--fps 15] [--workers N]
+                                [--model M]
 
-Decodes the recording's first ``--frames`` frames, then steps the pipeline (detector, card layout, tracker,
-interpreter, referee) through them as fast as it can: frames per second (state updates a second) and the
-latency of each frame from the decoded image to the verdict (median, p95, max). Then it replays them as a
-``--fps`` camera would deliver them, the pipeline always taking the newest frame: how many frames it judged,
-and how old each frame was when its verdict came (queueing included).
+Decodes the recording's first ``--frames`` frames, then runs the pipeline (detector, card layout, tracker,
+interpreter, referee) through them as fast as it can, ``--workers`` frames in the detector at once (default:
+two on two cores or more, as the dashboard's live feed does): frames per second (state updates a second) and
+the latency of each frame from the decoded image to the verdict (median, p95, max). Then it replays them as a
+``--fps`` camera would deliver them, the pipeline always taking the newest frame when a detector is free: how
+many frames it judged, and how old each frame was when its verdict came (queueing included).
 """
 
 from __future__ import annotations
@@ -14,9 +16,12 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
+
+from vision.sources import Frame
 
 
 def _stats(values: list[float]) -> str:
@@ -24,13 +29,32 @@ def _stats(values: list[float]) -> str:
     return f"median {np.median(a):.1f} ms  p95 {np.percentile(a, 95):.1f} ms  max {a.max():.1f} ms"
 
 
+def _camera(images: list[np.ndarray], fps: float, clock: list[float]) -> Iterator[Frame]:
+    """The frames as a ``fps`` camera delivers them from when the first is taken (``clock[0]``, set here): each
+    time one is asked for, the newest not yet given (waiting for the next when the newest was)."""
+    period, given = 1.0 / fps, -1
+    clock.append(time.perf_counter())
+    while True:
+        newest = int((time.perf_counter() - clock[0]) / period)
+        if newest >= len(images):
+            return
+        if newest == given:
+            time.sleep((newest + 1) * period - (time.perf_counter() - clock[0]))
+            continue
+        given = newest
+        yield Frame(newest, newest * period, images[newest])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fuse-referee bench pipeline")
     parser.add_argument("--recording", default=None, help="a rendered game folder or video (default: the sample)")
     parser.add_argument("--frames", type=int, default=300, help="frames to use (default 300)")
     parser.add_argument("--fps", type=float, default=15.0, help="camera rate for the live replay (default 15)")
+    parser.add_argument("--workers", type=int, default=None, help="frames in the detector at once (default: "
+                                                                    "2 on two cores or more)")
+    parser.add_argument("--model", default=None, help="locator weights (default: the shipped ONNX)")
     args = parser.parse_args(argv)
-    from vision.pipeline import Pipeline
+    from vision.pipeline import Pipeline, default_workers
     from vision.score import config_from_truth, locate
     from vision.sources import VideoFile
     sample = Path(__file__).resolve().parent.parent / "datasets" / "sample"
@@ -43,41 +67,40 @@ def main(argv: list[str] | None = None) -> int:
     images = [frame.image for _, frame in zip(range(args.frames), source)]
     source.close()
     height, width = images[0].shape[:2]
+    workers = args.workers or default_workers()
 
-    pipeline = Pipeline(config)
-    pipeline.step(images[0], 0, 0.0)  # loads the card gallery
+    def pipeline() -> Pipeline:
+        made = Pipeline(config, model=args.model, workers=workers)
+        made.step(images[0], 0, 0.0)  # loads the networks and the card gallery
+        return made
+
+    frames = [Frame(i, i / args.fps, image) for i, image in enumerate(images[1:], 1)]
+    taken: dict[int, float] = {}
+
+    def timed(frames: Iterator[Frame]) -> Iterator[Frame]:
+        for frame in frames:
+            taken[frame.index] = time.perf_counter()
+            yield frame
+
     latency: list[float] = []
     start = time.perf_counter()
-    for i, image in enumerate(images[1:], 1):
-        t0 = time.perf_counter()
-        pipeline.step(image, i, i / args.fps)
-        latency.append(time.perf_counter() - t0)
+    for frame, _ in pipeline().run(timed(iter(frames))):
+        latency.append(time.perf_counter() - taken[frame.index])
     wall = time.perf_counter() - start
     print(
-        f"{len(images)} frames of {video} ({width}x{height}) on {os.cpu_count()} cores, "
+        f"{len(images)} frames of {video} ({width}x{height}) on {os.cpu_count()} cores, {workers} in the detector "
+        f"at once, {Path(args.model).name if args.model else 'the shipped locator'}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
     print(f"as fast as it goes: {len(latency) / wall:.1f} frames/s; frame -> verdict {_stats(latency)}")
 
-    # a camera delivering frames at --fps; the pipeline takes the newest each time it is free
-    pipeline = Pipeline(config)
-    pipeline.step(images[0], 0, 0.0)
-    period, ages, judged = 1.0 / args.fps, [], 0
-    start = time.perf_counter()
-    while True:
-        now = time.perf_counter() - start
-        newest = int(now / period)
-        if newest >= len(images):
-            break
-        pipeline.step(images[newest], newest, newest * period)
-        ages.append(time.perf_counter() - start - newest * period)
-        judged += 1
-        wait = (newest + 1) * period - (time.perf_counter() - start)
-        if wait > 0:
-            time.sleep(wait)
+    live, clock, ages = pipeline(), [], []
+    for frame, _ in live.run(_camera(images, args.fps, clock)):
+        ages.append(time.perf_counter() - clock[0] - frame.time)
+    span = len(images) / args.fps
     print(
-        f"live at {args.fps:g} fps: judged {judged} of {len(images)} frames "
-        f"({judged / (len(images) * period):.1f} updates/s); frame age at verdict {_stats(ages)}"
+        f"live at {args.fps:g} fps: judged {len(ages)} of {len(images)} frames "
+        f"({len(ages) / span:.1f} updates/s); frame age at verdict {_stats(ages)}"
     )
     return 0
 

@@ -1,12 +1,21 @@
 """The whole referee pipeline, one frame at a time.
 
 ``Pipeline.step(image, index, elapsed)``: detector -> card layout -> settled-state tracker -> interpreter ->
-referee, returning what the frame showed and the events it settled. The dashboard's live feed
-(``webui.vision_feed``) runs one on a camera, file, folder or stream.
+referee, returning what the frame showed and the events it settled. ``Pipeline.run(frames)`` does the same for
+a stream of frames with ``workers`` frames in the detector at once (the rest of the pipeline takes them in
+order); the dashboard's live feed (``webui.vision_feed``) runs one on a camera, file, folder or stream.
+
+Why frames in parallel: on 2 cores one frame's network on two threads keeps them ~90 % busy, two frames on one
+thread each keep them fully busy, and the 8-bit locator gains most (``fuse-referee bench pipeline``, README).
 """
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +26,7 @@ from rules.config import GameConfig
 from rules.referee import Event, Referee
 from vision.interpret import Interpreter, InterpreterSettings
 from vision.observation import TableObservation
+from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
 
 
@@ -27,24 +37,43 @@ class Step:
     """Events the referee recorded on this frame (accepted or refused)."""
 
 
-def detector_for(edition: str | None, model: str | None = None, conf: float = 0.25) -> Any:
-    """The detector of a game of ``edition`` (a FUSE table has no split dice to read)."""
+def default_workers() -> int:
+    """Frames in the detector at once: two where there are two cores or more."""
+    return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+def detector_for(edition: str | None, model: str | None = None, conf: float = 0.25, workers: int = 1) -> Any:
+    """The detector of a game of ``edition`` (a FUSE table has no split dice to read), its network threads
+    shared out between ``workers`` frames at once."""
     from vision.detector import Detector, game_colours
 
-    return Detector(model, conf=conf, colours=game_colours(edition) if edition else None)
+    threads = max(1, (os.cpu_count() or 1) // workers)
+    return Detector(model, conf=conf, colours=game_colours(edition) if edition else None, threads=threads)
 
 
-def perception(edition: str | None, model: str | None = None, conf: float = 0.25) -> Any:
-    """``(image, index, elapsed) -> TableObservation``: the detector and the card layout, loaded once."""
-    from vision.cards import TableLayout
-
-    detector = detector_for(edition, model, conf)
-    layout = TableLayout(edition=edition)
-    return lambda image, index, elapsed: layout.observe(image, detector.detect(image), index, elapsed)
+def detect_ahead(detector: Any, frames: Iterable[Frame], workers: int = 1) -> Iterator[tuple[Frame, Any]]:
+    """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (ONNX
+    Runtime runs a session from several threads; the next frame is taken only when a detector is free, so a
+    live source still hands over its newest)."""
+    if workers <= 1:
+        for frame in frames:
+            yield frame, detector.detect(frame.image)
+        return
+    with ThreadPoolExecutor(workers, thread_name_prefix="detect") as pool:
+        in_flight: deque[tuple[Frame, Any]] = deque()
+        for frame in frames:
+            in_flight.append((frame, pool.submit(detector.detect, frame.image)))
+            if len(in_flight) >= workers:
+                first, found = in_flight.popleft()
+                yield first, found.result()
+        while in_flight:
+            first, found = in_flight.popleft()
+            yield first, found.result()
 
 
 class Pipeline:
-    """Everything between a decoded frame and the referee, loaded once."""
+    """Everything between a decoded frame and the referee, loaded once. ``lock`` is held while a frame's
+    observation goes into the game (and should be while anything else changes that game)."""
 
     def __init__(
         self,
@@ -54,40 +83,54 @@ class Pipeline:
         conf: float = 0.25,
         tracker: TrackerSettings | None = None,
         interpreter: InterpreterSettings | None = None,
+        workers: int = 1,
     ) -> None:
-        self.config, self.model, self.conf = config, model, conf
+        self.config, self.model, self.conf, self.workers = config, model, conf, max(1, workers)
         self.tracker = Tracker(tracker)
         self.interpreter = Interpreter(Referee(config, ManualClock()), interpreter)
         self.last: TableObservation | None = None
-        self._perceive: Any = None
+        self.lock = threading.RLock()
+        self._detector: Any = None
+        self._layout: Any = None
 
-    def _perception(self) -> Any:
+    def _perception(self) -> tuple[Any, Any]:
         """Detector and card layout, loaded on the first frame (settling observations needs neither)."""
-        if self._perceive is None:
-            self._perceive = perception(self.config.edition, self.model, self.conf)
-        return self._perceive
+        if self._detector is None:
+            from vision.cards import TableLayout
+
+            self._detector = detector_for(self.config.edition, self.model, self.conf, self.workers)
+            self._layout = TableLayout(edition=self.config.edition)
+        return self._detector, self._layout
 
     @property
     def referee(self) -> Referee:
         return self.interpreter.referee
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
-        return self._perception()(image, index, elapsed)
+        detector, layout = self._perception()
+        return layout.observe(image, detector.detect(image), index, elapsed)
 
     def settle(self, observation: TableObservation) -> Step:
-        before = len(self.referee.events)
-        self.interpreter.feed(self.tracker.update(observation), observation.frame, observation.elapsed)
-        self.last = observation
-        return Step(observation, tuple(self.referee.events[before:]))
+        with self.lock:
+            before = len(self.referee.events)
+            self.interpreter.feed(self.tracker.update(observation), observation.frame, observation.elapsed)
+            self.last = observation
+            return Step(observation, tuple(self.referee.events[before:]))
 
     def step(self, image: np.ndarray, index: int, elapsed: float) -> Step:
         return self.settle(self.observe(image, index, elapsed))
+
+    def run(self, frames: Iterable[Frame]) -> Iterator[tuple[Frame, Step]]:
+        """Each frame with its step, in order, ``workers`` frames in the detector at once."""
+        detector, layout = self._perception()
+        for frame, found in detect_ahead(detector, frames, self.workers):
+            yield frame, self.settle(layout.observe(frame.image, found, frame.index, frame.time))
 
     def finish(self) -> tuple[Event, ...]:
         """The end of the recording: settle what is still pending."""
         if self.last is None:
             return ()
-        before = len(self.referee.events)
-        self.interpreter.finish(self.last.frame, self.last.elapsed)
-        return tuple(self.referee.events[before:])
-
+        with self.lock:
+            before = len(self.referee.events)
+            self.interpreter.finish(self.last.frame, self.last.elapsed)
+            return tuple(self.referee.events[before:])

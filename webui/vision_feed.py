@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Iterator
 from typing import Any
 
 from rules.config import GameConfig
 from rules.referee import Event
 from vision.interpret import Confirm
 from vision.observation import TableObservation
-from vision.pipeline import Pipeline
+from vision.pipeline import Pipeline, default_workers
+from vision.sources import Frame as SourceFrame
 from webui.errors import FeedError
 from webui.feeds import Frame, Mark, Report
 
@@ -48,32 +50,32 @@ class VisionFeed:
         self.source_text = source
         self.source = open_source(source, realtime=True)  # a video plays at its own pace, as a camera would
         self.label = self.source.description
-        self.pipeline = Pipeline(config, model=model)
+        self.pipeline = Pipeline(config, model=model, workers=default_workers())
         self.cursor = 0
         self.error = ""
         self._reports: deque[Report] = deque()
         self._frame: Frame | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self._pipeline_lock = threading.Lock()
-        """Held while the pipeline steps, and while a person's report goes into its game."""
         self._asked = 0
         """The interpreter's questions numbered so far."""
         self._open: dict[int, Confirm] = {}
         self._thread = threading.Thread(target=self._run, name="vision-feed", daemon=True)
         self._thread.start()
 
+    def _frames(self) -> Iterator[SourceFrame]:
+        """The source's newest frame each time the pipeline can take one, until closed or the recording ends."""
+        while not self._stop.is_set():
+            frame = self.source.read(timeout=0.5)
+            if frame is not None:
+                yield frame
+            elif self.source.finished:
+                return
+
     def _run(self) -> None:
         illegal: set[tuple[str, int]] = set()
         try:
-            while not self._stop.is_set():
-                frame = self.source.read(timeout=0.5)
-                if frame is None:
-                    if self.source.finished:
-                        break
-                    continue
-                with self._pipeline_lock:
-                    step = self.pipeline.step(frame.image, frame.index, frame.time)
+            for frame, step in self.pipeline.run(self._frames()):
                 for event in step.events:
                     if not event.accepted and event.action.startswith("place "):
                         card, _, chip = event.action.split()[2].rpartition(":")
@@ -118,13 +120,13 @@ class VisionFeed:
     def told(self, action: str) -> None:
         """Into the pipeline's own game too, so that what vision judges next is judged against the game the
         dashboard shows (and vision does not report again what the person reported)."""
-        with self._pipeline_lock:
+        with self.pipeline.lock:
             self.pipeline.referee.submit(action, "manual")
 
     def amended(self, event: Event, action: str | None) -> None:
         """The pipeline's own report of ``event`` (the same action; from the same frame, if vision's) is taken back
         or corrected too, so vision goes on judging the game the dashboard shows."""
-        with self._pipeline_lock:
+        with self.pipeline.lock:
             mine = next((e for e in reversed(self.pipeline.referee.events) if not e.undone
                          and e.action == event.action and (event.source != "vision" or e.frame == event.frame)), None)
             if mine is None:

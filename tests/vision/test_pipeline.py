@@ -55,3 +55,19 @@ def test_the_sample_deal_is_seen_on_the_real_frames(sample_frames: list[np.ndarr
     assert len(cards - {None}) >= 3  # the dealt hands are recognised by the card reader
     dealt = [e.action for e in events if e.action.startswith("deal ")]
     assert all(a in [x for _, x in truth["log"]] for a in dealt), dealt  # no deal that did not happen
+
+
+def test_frames_detected_two_at_a_time_settle_as_one_at_a_time(sample_frames: list[np.ndarray]) -> None:
+    """``run`` keeps two frames in the detector at once: the steps come in frame order, the same as stepping
+    frame by frame."""
+    from vision.pipeline import Pipeline
+    from vision.sources import Frame
+
+    config = GameConfig("fuse", 2)
+    frames = [Frame(i, i / 6, image) for i, image in enumerate(sample_frames[:24])]
+    one = Pipeline(config, workers=2)  # (the same network threads: readings alike to the last digit)
+    alone = [one.step(f.image, f.index, f.time) for f in frames]
+    together = list(Pipeline(config, workers=2).run(iter(frames)))
+    assert [frame.index for frame, _ in together] == [f.index for f in frames]
+    assert [step.observation for _, step in together] == [step.observation for step in alone]
+    assert [[e.action for e in step.events] for _, step in together] == [[e.action for e in s.events] for s in alone]
