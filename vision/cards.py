@@ -243,6 +243,10 @@ class TableLayout:
                 known.append(_Known(old.box, name, old.frame, index, name))  # type: ignore[union-attr]
                 continue
             cards.append(seen)
+            # an unknown card explained well by cards that do not include the one named in its place is another
+            # card, put there as the named one left (the row card taken in a defuse): it takes no name from there
+            if name is not None and seen.likely and identity is not None and name.card_id not in identity.near:
+                name = None
             known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name))
         # a card named in this frame is nowhere else: a card slid on (dealt to the row) leaves no name behind
         # for the next card put in its old place to take

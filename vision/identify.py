@@ -165,6 +165,8 @@ class Identity:
     """The closest card even when it is not close enough to name (for measurements)."""
     evidence: float = 0.0
     """Cells that tell the best card from the closest card that looks different."""
+    near: tuple[str, ...] = ()
+    """The cards scoring within ``RATIO`` of the best (itself included): what the face may be."""
 
 
 Reading = tuple[float, np.ndarray, np.ndarray, np.ndarray]
@@ -307,4 +309,5 @@ class Matcher:
                  and second >= RATIO * score_i and contra <= CONTRA and stray_cells(~seen) <= STRAY)
         confidence = float(np.clip(min(1 - distance / accept, evidence / (2 * EVIDENCE)), 0, 1)) if known else 0.0
         card = self.ids[int(pick[0])]
-        return Identity(card if known else None, confidence, turned, distance, second, share, card, evidence)
+        near = tuple(self.ids[int(k)] for k, sc in zip(pick, score) if sc <= RATIO * score_i)
+        return Identity(card if known else None, confidence, turned, distance, second, share, card, evidence, near)

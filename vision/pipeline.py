@@ -5,8 +5,10 @@ referee, returning what the frame showed and the events it settled. ``Pipeline.r
 a stream of frames with ``workers`` frames in the detector at once (the rest of the pipeline takes them in
 order); the dashboard's live feed (``webui.vision_feed``) runs one on a camera, file, folder or stream.
 
-Why frames in parallel: on 2 cores one frame's network on two threads keeps them ~90 % busy, two frames on one
-thread each keep them fully busy, and the 8-bit locator gains most (``fuse-referee bench pipeline``, README).
+Why frames in parallel: a network run on two threads leaves the two cores partly idle (its layers do not all
+split evenly); two frames on one thread each keep both busy. On the 2-core machine the float locator goes from
+9.8 to 12.3 frames/s, each frame's verdict coming later (one frame's network on one core takes longer); the
+8-bit locator from 12.2 to 15.3 (``fuse-referee bench pipeline --workers 1|2 [--model ...]``, README).
 """
 
 from __future__ import annotations
@@ -55,11 +57,7 @@ def detect_ahead(detector: Any, frames: Iterable[Frame], workers: int = 1) -> It
     """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (ONNX
     Runtime runs a session from several threads; the next frame is taken only when a detector is free, so a
     live source still hands over its newest)."""
-    if workers <= 1:
-        for frame in frames:
-            yield frame, detector.detect(frame.image)
-        return
-    with ThreadPoolExecutor(workers, thread_name_prefix="detect") as pool:
+    with ThreadPoolExecutor(max(1, workers), thread_name_prefix="detect") as pool:
         in_flight: deque[tuple[Frame, Any]] = deque()
         for frame in frames:
             in_flight.append((frame, pool.submit(detector.detect, frame.image)))
