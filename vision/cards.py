@@ -244,7 +244,9 @@ class TableLayout:
                 continue
             cards.append(seen)
             # an unknown card explained well by cards that do not include the one named in its place is another
-            # card, put there as the named one left (the row card taken in a defuse): it takes no name from there
+            # card, put there as the named one left (the row card taken in a defuse): it takes no name from there.
+            # (Only here, after the card in sight or carrying dice kept its name: dropping the name before that
+            # cost p4s205 30 events and s11 9, a card under dice often looking like another.)
             if name is not None and seen.likely and identity is not None and name.card_id not in identity.near:
                 name = None
             known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name))

@@ -350,7 +350,7 @@ class Interpreter(Resync):
         if self._owner(change.card) is not None or change.card in self.state.row:
             self._done(change)  # seen again after a hand passed over it
             left = next((c for c in self._pending if c.kind == "card-" and c.card == change.card), None)
-            if left is not None and dist(left.where, change.where) <= max(change.size, left.size, 1.0):
+            if left is not None and dist(left.where, change.where) <= change.size:
                 self._done(left)  # back where it lay (a row card seen elsewhere is one taken, for its defuse)
             return True
         task = self.state.tasks[0]
@@ -373,9 +373,9 @@ class Interpreter(Resync):
         self.zones.learn("aside" if card in self.state.set_aside else player, where)
 
     def _on_card_removed(self, change: Change) -> bool:
-        owner = self._owner(change.card)
         if change.card in self.state.row:
             return False  # taken for a defuse (seen leaving before the card defused), or hidden a while
+        owner = self._owner(change.card)
         if owner is None:
             self._done(change)  # a set-aside card shuffled back, a fuse card discarded
             self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")

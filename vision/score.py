@@ -98,9 +98,8 @@ def video_observations(path: Path, model: str | None = None, conf: float = 0.25,
     from vision.cards import TableLayout
 
     layout = TableLayout(edition=edition)
-    found = iter(detections) if detections is not None else None
-    for frame, seen in (zip(_frames(path), found) if found is not None else
-                        _detected_frames(path, model, conf, edition)):
+    frames = zip(_frames(path), detections) if detections is not None else _detected_frames(path, model, conf, edition)
+    for frame, seen in frames:
         yield layout.observe(frame.image, seen, frame.index, first_elapsed + frame.time)
 
 

@@ -22,9 +22,20 @@ BENCHMARKS = {
 
 
 def run_benchmark(args: argparse.Namespace) -> int:
-    """``fuse-referee bench TARGET [options]``: each target's own ``main(argv)`` prints its figures."""
+    """``fuse-referee bench TARGET [options]``: each target's own ``main(argv)`` prints its figures; a bad input
+    (a missing model or recording) is the one-line error of the package that refused it."""
+    from datasets.errors import DatasetError
+    from models.errors import ModelsError
+    from rules.errors import RulesError
+    from vision.errors import VisionError
+    from webui.errors import WebUIError
+
     module = importlib.import_module(BENCHMARKS[args.target])
-    return int(module.main(args.options))
+    try:
+        return int(module.main(args.options))
+    except (DatasetError, ModelsError, RulesError, VisionError, WebUIError) as error:
+        print(f"fuse-referee bench {args.target}: {error}", file=sys.stderr)
+        return 2
 
 
 def build_parser() -> argparse.ArgumentParser:

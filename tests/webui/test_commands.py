@@ -43,3 +43,11 @@ def test_bench_runs_and_reports_rates(capsys: pytest.CaptureFixture[str]) -> Non
     assert result["without_viewers"]["fps"] > 10 and result["with_viewers"]["fps"] > 10
     assert result["with_viewers"]["video_viewers"] == 2 and result["with_viewers"]["event_viewers"] == 2
     assert result["per_video_viewer_fps"] > 5 and not result["viewer_errors"]
+
+
+def test_bench_bad_input_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from webui.cli import main
+
+    assert main(["bench", "pipeline", "--frames", "2", "--model", "no-such-model.onnx"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "fuse-referee bench pipeline: no model file at 'no-such-model.onnx'"

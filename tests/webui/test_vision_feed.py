@@ -73,7 +73,6 @@ def test_answers_and_reports_typed_at_the_dashboard_go_into_the_pipeline_s_own_g
         feed.close()
 
 
-
 def test_reports_taken_back_or_corrected_at_the_dashboard_are_so_in_the_pipeline_s_own_game(
         first_frame: Path, tmp_path: Path) -> None:
     from webui.hub import Hub
