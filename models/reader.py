@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,25 +39,23 @@ def reader_colours() -> tuple[str, ...]:
     return tuple(colours)
 
 
-def make_crops(data: str | Path, out: str | Path, *, jitters: int = 2, seed: int = 0, min_visible: float = 0.6) -> dict:
-    """Crops of every readable die (``label`` set, ``visible`` >= ``min_visible``) of a renderer dataset, each
-    ``jitters`` times with its box shifted and scaled as a locator's would be; saved as an ``.npz``."""
+def make_crops(
+    data: str | Path, out: str | Path, *, jitters: int = 2, seed: int = 0, min_visible: float = 0.6, step: int = 3
+) -> dict:
+    """Crops of every readable die (``label`` set, ``visible`` >= ``min_visible``) of a renderer dataset or of a
+    rendered game (every ``step``-th frame of its video: the compression, motion blur and hands of a recording),
+    each ``jitters`` times with its box shifted and scaled as a locator's would be; saved as an ``.npz``."""
     data = Path(data)
-    truths = sorted((data / "truth").rglob("*.json"))
-    if not truths:
-        raise ModelsError(f"no renderer dataset at {str(data)!r}: expected truth/*.json")
+    views = _game_views(data, step) if _is_game(data) else _dataset_views(data)
     colours = {c: i for i, c in enumerate(reader_colours())}
     rng = np.random.default_rng(seed)
     crops, colour_ids, faces, tops = [], [], [], []
-    for truth_path in truths:
-        truth = json.loads(truth_path.read_text())
-        dice = [d for d in truth["dice"] if d.get("label") and d.get("visible", 1.0) >= min_visible]
-        if not dice:
-            continue
-        image = cv2.imread(str(data / truth["image"])) if "image" in truth else None
-        if image is None:
-            raise ModelsError(f"cannot read the image of {str(truth_path)!r}")
+    images = 0
+    for image, dice in views:
+        images += 1
         for die in dice:
+            if not die.get("label") or die.get("visible", 1.0) < min_visible:
+                continue
             box = np.array(die["box"], np.float32)
             w, h = box[2] - box[0], box[3] - box[1]
             for j in range(jitters):
@@ -70,6 +69,8 @@ def make_crops(data: str | Path, out: str | Path, *, jitters: int = 2, seed: int
                 # where the top face's centre lies, as a fraction of the crop from its centre
                 side = max(w, h) * grow * (1 + 2 * MARGIN)
                 tops.append(((die["top"][0] - cx) / side, (die["top"][1] - cy) / side))
+    if not crops:
+        raise ModelsError(f"no readable dice in {str(data)!r}")
     np.savez_compressed(
         out,
         crops=np.stack(crops),
@@ -77,7 +78,72 @@ def make_crops(data: str | Path, out: str | Path, *, jitters: int = 2, seed: int
         face=np.array(faces, np.int64),
         top=np.array(tops, np.float32),
     )
-    return {"crops": len(crops), "images": len(truths), "out": str(out)}
+    return {"crops": len(crops), "images": images, "out": str(out)}
+
+
+def _is_game(folder: Path) -> bool:
+    return (folder / "frames.json").is_file() or (folder / "frames.json.gz").is_file()
+
+
+def _dataset_views(data: Path) -> Iterator[tuple[np.ndarray, list[dict]]]:
+    """``(image, dice truth)`` of each image of a renderer dataset (``truth/*.json``)."""
+    truths = sorted((data / "truth").rglob("*.json"))
+    if not truths:
+        raise ModelsError(
+            f"no renderer dataset or rendered game at {str(data)!r}: expected truth/*.json or frames.json"
+        )
+    for truth_path in truths:
+        truth = json.loads(truth_path.read_text())
+        image = cv2.imread(str(data / truth["image"])) if "image" in truth else None
+        if image is None:
+            raise ModelsError(f"cannot read the image of {str(truth_path)!r}")
+        yield image, truth["dice"]
+
+
+def _game_views(folder: Path, step: int) -> Iterator[tuple[np.ndarray, list[dict]]]:
+    """``(frame, dice truth)`` of every ``step``-th frame of a rendered game's video (``datasets.game``)."""
+    from datasets.game import read_frames
+
+    meta = read_frames(folder)
+    if not meta.get("video"):
+        raise ModelsError(f"{str(folder)!r} has frames but no video to cut crops from")
+    capture = cv2.VideoCapture(str(folder / meta["video"]))
+    if not capture.isOpened():
+        raise ModelsError(f"cannot open the video of {str(folder)!r}")
+    try:
+        for entry in meta["frames"]:
+            ok, frame = capture.read()
+            if not ok:
+                raise ModelsError(f"{str(folder)!r}: the video ends before frame {entry['index']}")
+            if entry["index"] % step == 0:
+                yield frame, entry["truth"]["dice"]
+    finally:
+        capture.release()
+
+
+def score_reader(model: str | Path, crops: str | Path) -> dict:
+    """Colour, face and both-right accuracy of an exported reader on an ``.npz`` of crops (the unturned ones:
+    the crops are read as cut)."""
+    from vision.reader import DieReader
+
+    reader = DieReader(model)
+    part = np.load(crops)
+    blob = part["crops"].transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255.0)
+    colour_p, face_p = [], []
+    for start in range(0, len(blob), 512):
+        c, f = reader.session.run(None, {"crops": blob[start : start + 512]})
+        colour_p.append(c)
+        face_p.append(f)
+    names = list(reader_colours())
+    colour = np.array([names.index(reader.colours[i]) for i in np.concatenate(colour_p).argmax(1)])
+    face = np.concatenate(face_p).argmax(1)
+    colour_ok, face_ok = colour == part["colour"], face == part["face"]
+    return {
+        "crops": len(blob),
+        "colour_acc": round(float(colour_ok.mean()), 4),
+        "face_acc": round(float(face_ok.mean()), 4),
+        "both_acc": round(float((colour_ok & face_ok).mean()), 4),
+    }
 
 
 def _network() -> Any:
@@ -303,11 +369,15 @@ def export_reader(weights: str | Path, out: str | Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.reader", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="verb", required=True)
-    crops = sub.add_parser("crops", help="cut die crops out of a renderer dataset")
-    crops.add_argument("data")
+    crops = sub.add_parser("crops", help="cut die crops out of a renderer dataset or a rendered game")
+    crops.add_argument("data", help="a renderer dataset (truth/*.json) or a rendered game (frames.json, game.mp4)")
     crops.add_argument("out")
     crops.add_argument("--jitters", type=int, default=2)
     crops.add_argument("--seed", type=int, default=0)
+    crops.add_argument("--step", type=int, default=3, help="a game's every STEP-th frame (default 3)")
+    score = sub.add_parser("score", help="colour and face accuracy of an exported reader on crops")
+    score.add_argument("model")
+    score.add_argument("crops")
     fit = sub.add_parser("train", help="train the reader on crops")
     fit.add_argument("crops", nargs="+", help="one or more .npz files of crops")
     fit.add_argument("--epochs", type=int, default=12)
@@ -324,7 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.verb == "crops":
-            print(json.dumps(make_crops(args.data, args.out, jitters=args.jitters, seed=args.seed)))
+            print(json.dumps(make_crops(args.data, args.out, jitters=args.jitters, seed=args.seed, step=args.step)))
+        elif args.verb == "score":
+            print(json.dumps(score_reader(args.model, args.crops)))
         elif args.verb == "train":
             train_reader(
                 args.crops,

@@ -1,14 +1,16 @@
 """Benchmark: the whole pipeline on a 1280x720 recording, from the decoded frame to the referee's verdict.
 
     fuse-referee bench pipeline [--recording datasets/sample] [--frames 300] [--fps 15] [--workers N]
-                                [--model M]
+                                [--model M] [--every-frame]
 
 Decodes the recording's first ``--frames`` frames, then runs the pipeline (detector, card layout, tracker,
 interpreter, referee) through them as fast as it can, ``--workers`` frames in the detector at once (default:
 two on two cores or more, as the dashboard's live feed does): frames per second (state updates a second) and
 the latency of each frame from the decoded image to the verdict (median, p95, max). Then it replays them as a
 ``--fps`` camera would deliver them, the pipeline always taking the newest frame when a detector is free: how
-many frames it judged, and how old each frame was when its verdict came (queueing included).
+many frames it judged, and how old each frame was when its verdict came (queueing included). A frame that did
+not move since the last detected one keeps its detections, as in the live feed (``vision.motion``; the share
+is printed); ``--every-frame`` detects every frame, the cost of a table where something always moves.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="frames in the detector at once (default: "
                                                                     "2 on two cores or more)")
     parser.add_argument("--model", default=None, help="locator weights (default: the shipped ONNX)")
+    parser.add_argument("--every-frame", action="store_true", help="detect every frame, still ones too")
     args = parser.parse_args(argv)
     from vision.pipeline import Pipeline, default_workers
     from vision.score import config_from_truth, locate
@@ -70,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers or default_workers()
 
     def pipeline() -> Pipeline:
-        made = Pipeline(config, model=args.model, workers=workers)
+        made = Pipeline(config, model=args.model, workers=workers, skip_still=not args.every_frame)
         made.step(images[0], 0, 0.0)  # loads the networks and the card gallery
         return made
 
@@ -82,17 +85,25 @@ def main(argv: list[str] | None = None) -> int:
             taken[frame.index] = time.perf_counter()
             yield frame
 
+    def skipped(made: Pipeline, judged: int) -> str:
+        return f"; {made.gate.still} of {judged} judged frames still (not detected)" if made.gate else ""
+
     latency: list[float] = []
+    fast = pipeline()
     start = time.perf_counter()
-    for frame, _ in pipeline().run(timed(iter(frames))):
+    for frame, _ in fast.run(timed(iter(frames))):
         latency.append(time.perf_counter() - taken[frame.index])
     wall = time.perf_counter() - start
     print(
         f"{len(images)} frames of {video} ({width}x{height}) on {os.cpu_count()} cores, {workers} in the detector "
         f"at once, {Path(args.model).name if args.model else 'the shipped locator'}, "
+        f"{'every frame detected' if args.every_frame else 'still frames not detected again'}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
-    print(f"as fast as it goes: {len(latency) / wall:.1f} frames/s; frame -> verdict {_stats(latency)}")
+    print(
+        f"as fast as it goes: {len(latency) / wall:.1f} frames/s; frame -> verdict {_stats(latency)}"
+        f"{skipped(fast, len(latency))}"
+    )
 
     live, clock, ages = pipeline(), [], []
     for frame, _ in live.run(_camera(images, args.fps, clock)):
@@ -100,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     span = len(images) / args.fps
     print(
         f"live at {args.fps:g} fps: judged {len(ages)} of {len(images)} frames "
-        f"({len(ages) / span:.1f} updates/s); frame age at verdict {_stats(ages)}"
+        f"({len(ages) / span:.1f} updates/s); frame age at verdict {_stats(ages)}{skipped(live, len(ages))}"
     )
     return 0
 

@@ -117,7 +117,7 @@ def _truth_chips(truth: dict[str, Any]) -> frozenset:
 
 MODEL_FILES = ("fuse-detector.onnx", "die-reader.onnx")
 """The shipped model files whose size and modification time key the cache."""
-LAYOUT_SOURCES = ("cards.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py")
+LAYOUT_SOURCES = ("cards.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py", "motion.py")
 """The modules of ``vision`` whose code makes an observation of the detections: their text keys the cached
 observations (with the catalog and the cards enrolled), so a change to them is measured, never a stale cache."""
 

@@ -27,6 +27,7 @@ from rules.clock import ManualClock
 from rules.config import GameConfig
 from rules.referee import Event, Referee
 from vision.interpret import Interpreter, InterpreterSettings
+from vision.motion import MotionGate
 from vision.observation import TableObservation
 from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
@@ -53,20 +54,26 @@ def detector_for(edition: str | None, model: str | None = None, conf: float = 0.
     return Detector(model, conf=conf, colours=game_colours(edition) if edition else None, threads=threads)
 
 
-def detect_ahead(detector: Any, frames: Iterable[Frame], workers: int = 1) -> Iterator[tuple[Frame, Any]]:
+def detect_ahead(
+    detector: Any, frames: Iterable[Frame], workers: int = 1, gate: MotionGate | None = None
+) -> Iterator[tuple[Frame, Any]]:
     """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (ONNX
     Runtime runs a session from several threads; the next frame is taken only when a detector is free, so a
-    live source still hands over its newest)."""
+    live source still hands over its newest). With a ``gate``, a frame that did not move since the last
+    detected one shares its detections (``vision.motion``)."""
     with ThreadPoolExecutor(max(1, workers), thread_name_prefix="detect") as pool:
         in_flight: deque[tuple[Frame, Any]] = deque()
+        found: Any = None
         for frame in frames:
-            in_flight.append((frame, pool.submit(detector.detect, frame.image)))
+            if gate is None or gate.moved(frame.image) or found is None:
+                found = pool.submit(detector.detect, frame.image)
+            in_flight.append((frame, found))
             if len(in_flight) >= workers:
-                first, found = in_flight.popleft()
-                yield first, found.result()
+                first, seen = in_flight.popleft()
+                yield first, seen.result()
         while in_flight:
-            first, found = in_flight.popleft()
-            yield first, found.result()
+            first, seen = in_flight.popleft()
+            yield first, seen.result()
 
 
 class Pipeline:
@@ -82,8 +89,12 @@ class Pipeline:
         tracker: TrackerSettings | None = None,
         interpreter: InterpreterSettings | None = None,
         workers: int = 1,
+        skip_still: bool = True,
     ) -> None:
         self.config, self.model, self.conf, self.workers = config, model, conf, max(1, workers)
+        # frames that did not move since the last detected one keep its detections
+        self.gate = MotionGate() if skip_still else None
+        self._found: Any = None
         self.tracker = Tracker(tracker)
         self.interpreter = Interpreter(Referee(config, ManualClock()), interpreter)
         self.last: TableObservation | None = None
@@ -106,7 +117,9 @@ class Pipeline:
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
         detector, layout = self._perception()
-        return layout.observe(image, detector.detect(image), index, elapsed)
+        if self.gate is None or self.gate.moved(image) or self._found is None:
+            self._found = detector.detect(image)
+        return layout.observe(image, self._found, index, elapsed)
 
     def settle(self, observation: TableObservation) -> Step:
         with self.lock:
@@ -121,7 +134,7 @@ class Pipeline:
     def run(self, frames: Iterable[Frame]) -> Iterator[tuple[Frame, Step]]:
         """Each frame with its step, in order, ``workers`` frames in the detector at once."""
         detector, layout = self._perception()
-        for frame, found in detect_ahead(detector, frames, self.workers):
+        for frame, found in detect_ahead(detector, frames, self.workers, self.gate):
             yield frame, self.settle(layout.observe(frame.image, found, frame.index, frame.time))
 
     def finish(self) -> tuple[Event, ...]:

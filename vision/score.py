@@ -21,6 +21,7 @@ from rules.config import GameConfig
 from rules.errors import RulesError
 from vision.errors import VisionError
 from vision.interpret import Interpreter, InterpreterSettings
+from vision.motion import MotionGate
 from vision.observation import TableObservation
 from vision.tracker import Tracker, TrackerSettings
 
@@ -94,27 +95,41 @@ def result(interp: Interpreter) -> dict[str, Any]:
 def video_observations(path: Path, model: str | None = None, conf: float = 0.25, first_elapsed: float = 0.0,
                        edition: str | None = None, detections: list[Any] | None = None) -> Iterator[TableObservation]:
     """Each frame of a video through the detector and the card layout (``vision.cards``); ``detections``: one
-    per frame, made before (``video_detections``), for the layout alone."""
+    per frame, made before (``video_detections``), for the layout alone. As in the live pipeline, a frame that
+    did not move since the last detected one keeps its detections (``vision.motion``)."""
     from vision.cards import TableLayout
 
     layout = TableLayout(edition=edition)
-    frames = zip(_frames(path), detections) if detections is not None else _detected_frames(path, model, conf, edition)
+    if detections is None:
+        frames = _detected_frames(path, model, conf, edition, MotionGate())
+    else:
+        frames = _gated(zip(_frames(path), detections), MotionGate())
     for frame, seen in frames:
         yield layout.observe(frame.image, seen, frame.index, first_elapsed + frame.time)
 
 
 def video_detections(path: Path, model: str | None = None, conf: float = 0.25,
                      edition: str | None = None) -> list[Any]:
-    """The detector's ``Detections`` of each frame of a video."""
+    """The detector's ``Detections`` of every frame of a video (none skipped as still)."""
     return [seen for _, seen in _detected_frames(path, model, conf, edition)]
 
 
-def _detected_frames(path: Path, model: str | None, conf: float, edition: str | None) -> Iterator[tuple[Any, Any]]:
+def _detected_frames(path: Path, model: str | None, conf: float, edition: str | None,
+                     gate: MotionGate | None = None) -> Iterator[tuple[Any, Any]]:
     """Each frame of a video with its detections, two frames in the detector at once on two cores."""
     from vision.pipeline import default_workers, detect_ahead, detector_for
 
     workers = default_workers()
-    return detect_ahead(detector_for(edition, model, conf, workers), _frames(path), workers)
+    return detect_ahead(detector_for(edition, model, conf, workers), _frames(path), workers, gate)
+
+
+def _gated(frames: Iterable[tuple[Any, Any]], gate: MotionGate) -> Iterator[tuple[Any, Any]]:
+    """Frames with detections made for every frame, as a gated detector would have given them."""
+    kept = None
+    for frame, seen in frames:
+        if gate.moved(frame.image) or kept is None:
+            kept = seen
+        yield frame, kept
 
 
 def _frames(path: Path) -> Iterator[Any]:

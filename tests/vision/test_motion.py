@@ -1,0 +1,72 @@
+"""The motion gate: still frames keep the last detected frame's detections; any move goes to the detector."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.motion import MotionGate
+from vision.pipeline import detect_ahead
+from vision.sources import Frame
+
+
+def table(noise: float = 0.0, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    image = np.full((720, 1280, 3), (40, 90, 140), np.float32) + rng.normal(0, noise, (720, 1280, 3))
+    return np.clip(image, 0, 255).astype(np.uint8)
+
+
+def with_die(image: np.ndarray, x: int, y: int, side: int = 12) -> np.ndarray:
+    image = image.copy()
+    image[y : y + side, x : x + side] = (30, 30, 200)  # a red die, 12 px: the smallest the renderer draws
+    return image
+
+
+def test_camera_noise_is_still_and_the_smallest_die_placed_is_a_move() -> None:
+    gate = MotionGate()
+    assert gate.moved(table(3, seed=1))  # the first frame is always detected
+    assert not any(gate.moved(table(3, seed=s)) for s in range(2, 6))  # sensor noise of sigma 3
+    assert gate.moved(with_die(table(3, seed=6), 600, 300))
+    assert not gate.moved(with_die(table(3, seed=7), 600, 300))
+    assert gate.moved(with_die(table(3, seed=8), 640, 300))  # the die moved by 40 px
+
+
+def test_a_slow_change_adds_up_against_the_last_detected_frame() -> None:
+    gate = MotionGate()
+    base = table()
+    assert gate.moved(base)
+    steps = [np.clip(base.astype(int) + 6 * k, 0, 255).astype(np.uint8) for k in range(1, 6)]
+    # 18 levels above the detected frame is a move; the next steps compare with that one
+    assert [gate.moved(step) for step in steps] == [False, False, True, False, False]
+
+
+def test_a_frame_is_detected_at_least_every_max_reuse_frames() -> None:
+    gate = MotionGate(max_reuse=3)
+    assert [gate.moved(table()) for _ in range(9)] == [True, False, False, False] * 2 + [True]
+
+
+def test_bad_frames_go_to_the_detector_to_be_reported() -> None:
+    gate = MotionGate()
+    assert gate.moved(table())
+    assert gate.moved(np.zeros((0, 0, 3), np.uint8)) and gate.moved(None)  # type: ignore[arg-type]
+    assert not gate.moved(table())  # the reference is still the last good frame
+
+
+class CountingDetector:
+    def __init__(self) -> None:
+        self.images: list[np.ndarray] = []
+
+    def detect(self, image: np.ndarray) -> int:
+        self.images.append(image)
+        return len(self.images)
+
+
+def test_detect_ahead_gives_still_frames_the_detections_of_the_frame_they_repeat() -> None:
+    still, moved = table(), with_die(table(), 100, 100)
+    images = [still, still, still, moved, moved, still]
+    frames = [Frame(i, i / 15, image) for i, image in enumerate(images)]
+    detector = CountingDetector()
+    seen = list(detect_ahead(detector, iter(frames), workers=2, gate=MotionGate()))
+    assert [frame.index for frame, _ in seen] == list(range(6))
+    assert [found for _, found in seen] == [1, 1, 1, 2, 2, 3]
+    ungated = list(detect_ahead(CountingDetector(), iter(frames), workers=2))
+    assert [found for _, found in ungated] == [1, 2, 3, 4, 5, 6]
