@@ -45,6 +45,12 @@ class MotionGate:
         return True
 
 
+def must_detect(gate: MotionGate | None, image: np.ndarray, kept: object) -> bool:
+    """Whether ``image`` goes to the detector: always without a gate or with no detections ``kept`` yet, else
+    when it moved."""
+    return gate is None or gate.moved(image) or kept is None
+
+
 def _thumbnail(image: np.ndarray) -> np.ndarray:
     return cv2.resize(image, THUMB, interpolation=cv2.INTER_AREA)
 

@@ -27,7 +27,7 @@ from rules.clock import ManualClock
 from rules.config import GameConfig
 from rules.referee import Event, Referee
 from vision.interpret import Interpreter, InterpreterSettings
-from vision.motion import MotionGate
+from vision.motion import MotionGate, must_detect
 from vision.observation import TableObservation
 from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
@@ -65,7 +65,7 @@ def detect_ahead(
         in_flight: deque[tuple[Frame, Any]] = deque()
         found: Any = None
         for frame in frames:
-            if gate is None or gate.moved(frame.image) or found is None:
+            if must_detect(gate, frame.image, found):
                 found = pool.submit(detector.detect, frame.image)
             in_flight.append((frame, found))
             if len(in_flight) >= workers:
@@ -117,7 +117,7 @@ class Pipeline:
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
         detector, layout = self._perception()
-        if self.gate is None or self.gate.moved(image) or self._found is None:
+        if must_detect(self.gate, image, self._found):
             self._found = detector.detect(image)
         return layout.observe(image, self._found, index, elapsed)
 

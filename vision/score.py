@@ -21,7 +21,7 @@ from rules.config import GameConfig
 from rules.errors import RulesError
 from vision.errors import VisionError
 from vision.interpret import Interpreter, InterpreterSettings
-from vision.motion import MotionGate
+from vision.motion import MotionGate, must_detect
 from vision.observation import TableObservation
 from vision.tracker import Tracker, TrackerSettings
 
@@ -127,7 +127,7 @@ def _gated(frames: Iterable[tuple[Any, Any]], gate: MotionGate) -> Iterator[tupl
     """Frames with detections made for every frame, as a gated detector would have given them."""
     kept = None
     for frame, seen in frames:
-        if gate.moved(frame.image) or kept is None:
+        if must_detect(gate, frame.image, kept):
             kept = seen
         yield frame, kept
 
