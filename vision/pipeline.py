@@ -60,7 +60,7 @@ def detect_ahead(
     """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (ONNX
     Runtime runs a session from several threads; the next frame is taken only when a detector is free, so a
     live source still hands over its newest). With a ``gate``, a frame that did not move since the last
-    detected one shares its detections (``vision.motion``)."""
+    detected one shares its detections (``vision.motion``) and takes no detector."""
     with ThreadPoolExecutor(max(1, workers), thread_name_prefix="detect") as pool:
         in_flight: deque[tuple[Frame, Any]] = deque()
         found: Any = None
@@ -68,12 +68,18 @@ def detect_ahead(
             if must_detect(gate, frame.image, found):
                 found = pool.submit(detector.detect, frame.image)
             in_flight.append((frame, found))
-            if len(in_flight) >= workers:
+            # hand over what is ready; wait (for the oldest) only while every detector is busy
+            while in_flight and (in_flight[0][1].done() or _busy(in_flight) >= workers):
                 first, seen = in_flight.popleft()
                 yield first, seen.result()
         while in_flight:
             first, seen = in_flight.popleft()
             yield first, seen.result()
+
+
+def _busy(in_flight: deque[tuple[Frame, Any]]) -> int:
+    """Detections running or waiting (still frames share their frame's)."""
+    return len({id(found) for _, found in in_flight if not found.done()})
 
 
 class Pipeline:
