@@ -45,8 +45,14 @@ def make_crops(
     """Crops of every readable die (``label`` set, ``visible`` >= ``min_visible``) of a renderer dataset or of a
     rendered game (every ``step``-th frame of its video: the compression, motion blur and hands of a recording),
     each ``jitters`` times with its box shifted and scaled as a locator's would be; saved as an ``.npz``."""
+    from datasets.errors import DatasetError
+    from datasets.game import read_frames
+
     data = Path(data)
-    views = _game_views(data, step) if _is_game(data) else _dataset_views(data)
+    try:
+        views = _game_views(data, read_frames(data), step)
+    except DatasetError:  # no frames.json: a renderer dataset, or nothing
+        views = _dataset_views(data)
     colours = {c: i for i, c in enumerate(reader_colours())}
     rng = np.random.default_rng(seed)
     crops, colour_ids, faces, tops = [], [], [], []
@@ -81,10 +87,6 @@ def make_crops(
     return {"crops": len(crops), "images": images, "out": str(out)}
 
 
-def _is_game(folder: Path) -> bool:
-    return (folder / "frames.json").is_file() or (folder / "frames.json.gz").is_file()
-
-
 def _dataset_views(data: Path) -> Iterator[tuple[np.ndarray, list[dict]]]:
     """``(image, dice truth)`` of each image of a renderer dataset (``truth/*.json``)."""
     truths = sorted((data / "truth").rglob("*.json"))
@@ -100,13 +102,11 @@ def _dataset_views(data: Path) -> Iterator[tuple[np.ndarray, list[dict]]]:
         yield image, truth["dice"]
 
 
-def _game_views(folder: Path, step: int) -> Iterator[tuple[np.ndarray, list[dict]]]:
-    """``(frame, dice truth)`` of every ``step``-th frame of a rendered game's video (``datasets.game``)."""
-    from datasets.game import read_frames
-
-    meta = read_frames(folder)
+def _game_views(folder: Path, meta: dict, step: int) -> Iterator[tuple[np.ndarray, list[dict]]]:
+    """``(frame, dice truth)`` of every ``step``-th frame of a rendered game's video (``meta``: its
+    ``datasets.game.read_frames``)."""
     if not meta.get("video"):
-        raise ModelsError(f"{str(folder)!r} has frames but no video to cut crops from")
+        raise ModelsError(f"{str(folder)!r} has frames but no video to cut crops from (render it as video)")
     capture = cv2.VideoCapture(str(folder / meta["video"]))
     if not capture.isOpened():
         raise ModelsError(f"cannot open the video of {str(folder)!r}")
@@ -122,28 +122,35 @@ def _game_views(folder: Path, step: int) -> Iterator[tuple[np.ndarray, list[dict
 
 
 def score_reader(model: str | Path, crops: str | Path) -> dict:
-    """Colour, face and both-right accuracy of an exported reader on an ``.npz`` of crops (the unturned ones:
-    the crops are read as cut)."""
+    """Colour, face and both-right accuracy of an exported reader on an ``.npz`` of crops (read as cut)."""
+    from vision.errors import DetectorError
     from vision.reader import DieReader
 
-    reader = DieReader(model)
-    part = np.load(crops)
-    blob = part["crops"].transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255.0)
-    colour_p, face_p = [], []
-    for start in range(0, len(blob), 512):
-        c, f = reader.session.run(None, {"crops": blob[start : start + 512]})
-        colour_p.append(c)
-        face_p.append(f)
+    try:
+        reader = DieReader(model)
+    except DetectorError as error:
+        raise ModelsError(str(error)) from None
+    part = load_crops(crops)
+    read = [reader.read_crops(part["crops"][start : start + 512]) for start in range(0, len(part["crops"]), 512)]
     names = list(reader_colours())
-    colour = np.array([names.index(reader.colours[i]) for i in np.concatenate(colour_p).argmax(1)])
-    face = np.concatenate(face_p).argmax(1)
+    colour = np.array([names.index(reader.colours[i]) for i in np.concatenate([c for c, _ in read]).argmax(1)])
+    face = np.concatenate([f for _, f in read]).argmax(1)
     colour_ok, face_ok = colour == part["colour"], face == part["face"]
     return {
-        "crops": len(blob),
+        "crops": len(colour),
         "colour_acc": round(float(colour_ok.mean()), 4),
         "face_acc": round(float(face_ok.mean()), 4),
         "both_acc": round(float((colour_ok & face_ok).mean()), 4),
     }
+
+
+def load_crops(path: str | Path) -> dict[str, np.ndarray]:
+    """An ``.npz`` written by ``make_crops``, or a one-line ``ModelsError`` saying why it is none."""
+    try:
+        with np.load(path) as part:
+            return {key: part[key] for key in ("crops", "colour", "face", "top")}
+    except (OSError, ValueError, KeyError) as error:
+        raise ModelsError(f"cannot read crops from {str(path)!r}: {error}") from None
 
 
 def _network() -> Any:
@@ -253,7 +260,7 @@ def train_reader(
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     files = [crops] if isinstance(crops, (str, Path)) else list(crops)
-    parts = [np.load(f) for f in files]
+    parts = [load_crops(f) for f in files]
     x, colour, face, top = (np.concatenate([p[k] for p in parts]) for k in ("crops", "colour", "face", "top"))
     order = rng.permutation(len(x))
     n_val = max(1, int(len(x) * val_share))

@@ -23,7 +23,10 @@ of that, so with a cache a change to them is measured in seconds, and a change t
 game. Detections are keyed by the game folder's name and video, the detector confidence, the ``--model`` given,
 and the size and modification time of ``models/fuse-detector.onnx`` and ``models/die-reader.onnx`` (a retrained
 model is a new key; old entries are left to be deleted by hand); observations also by the text of the layout's
-modules (``LAYOUT_SOURCES``), the catalog and the enrolled cards. Never the oracle's.
+modules (``LAYOUT_SOURCES``), the catalog and the enrolled cards, and ``--every-frame``. Never the oracle's.
+
+``--every-frame`` detects every frame, as the pipeline did before still frames kept the detections of the last
+frame that moved (``vision.motion``): the ablation of that gate.
 """
 
 from __future__ import annotations
@@ -130,7 +133,8 @@ def _stat(path: Path) -> str:
         return f"{path.name}:missing"
 
 
-def cache_key(folder: Path, model: str | None = None, conf: float = 0.25, stage: str = "detections") -> str:
+def cache_key(folder: Path, model: str | None = None, conf: float = 0.25, stage: str = "detections",
+              every_frame: bool = False) -> str:
     """The cache file name of a game's ``detections`` or ``observations`` (``--cache`` in the module docstring)."""
     from vision.gallery import enrolled_path, gallery_key
 
@@ -139,7 +143,7 @@ def cache_key(folder: Path, model: str | None = None, conf: float = 0.25, stage:
     stamp += [_stat(here.parent / "models" / name) for name in MODEL_FILES] + ([_stat(Path(model))] if model else [])
     if stage == "observations":
         stamp += [hashlib.sha1((here / name).read_bytes()).hexdigest() for name in LAYOUT_SOURCES]
-        stamp += [gallery_key(), _stat(enrolled_path())]
+        stamp += [gallery_key(), _stat(enrolled_path())] + (["every frame"] if every_frame else [])
     digest = hashlib.sha1("|".join(stamp).encode()).hexdigest()[:16]
     return f"{folder.resolve().name}-{digest}.{stage}.pkl"
 
@@ -165,7 +169,7 @@ def _cached(path: Path, make: Any, key: Any) -> Any:
 
 
 def cached_observations(folder: Path, cache: Path | None, detect: Any, observe: Any,
-                        model: str | None = None) -> list[TableObservation]:
+                        model: str | None = None, every_frame: bool = False) -> list[TableObservation]:
     """``observe(detections)``'s observations of a game, with ``detect()``'s detections, each read from ``cache``
     when it holds them for this game, these models (and, for observations, this layout code)."""
     if cache is None:
@@ -174,12 +178,14 @@ def cached_observations(folder: Path, cache: Path | None, detect: Any, observe: 
     def detections() -> Any:
         return _cached(cache / cache_key(folder, model), detect, lambda: cache_key(folder, model))
 
-    return _cached(cache / cache_key(folder, model, stage="observations"), lambda: list(observe(detections())),
-                   lambda: cache_key(folder, model, stage="observations"))
+    def key() -> str:
+        return cache_key(folder, model, stage="observations", every_frame=every_frame)
+
+    return _cached(cache / key(), lambda: list(observe(detections())), key)
 
 
 def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str | None = None,
-                  cache: Path | None = None) -> dict[str, Any]:
+                  cache: Path | None = None, every_frame: bool = False) -> dict[str, Any]:
     from datasets.errors import DatasetError
     from datasets.game import read_frames
 
@@ -201,8 +207,9 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
         first = float(truth.get("render", {}).get("first_elapsed", 0.0))
         observations = cached_observations(
             folder, cache, lambda: video_detections(video, model, edition=edition),
-            lambda found: video_observations(video, model, first_elapsed=first, edition=edition, detections=found),
-            model)
+            lambda found: video_observations(video, model, first_elapsed=first, edition=edition, detections=found,
+                                             skip_still=not every_frame),
+            model, every_frame)
     interp = referee_run(observations, config, on_frame=chips)
     data = result(interp)
     seen = [(e["elapsed"], e["action"]) for e in data["events"] if not e["undone"]]
@@ -231,12 +238,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
     parser.add_argument("--cache", type=Path, default=None, metavar="DIR",
                         help="keep and reuse the detector's observations per game in DIR (see below)")
+    parser.add_argument("--every-frame", action="store_true",
+                        help="detect every frame, still ones too (the still-frame gate's ablation)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     reports = []
     try:
         for game in args.games:
-            reports.append(evaluate_game(Path(game), args.oracle, args.tolerance, args.model, args.cache))
+            reports.append(evaluate_game(Path(game), args.oracle, args.tolerance, args.model, args.cache,
+                                         args.every_frame))
     except VisionError as error:
         print(f"vision.evaluate: {error}", file=sys.stderr)
         return 2

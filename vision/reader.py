@@ -73,9 +73,7 @@ class DieReader:
         in the game (FUSE has no split dice), the probabilities renormalised over them."""
         if len(boxes) == 0:
             return [], np.zeros(0, np.float32), np.zeros(0, np.float32)
-        crops = np.stack([crop_die(image, box, self.crop) for box in boxes])
-        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255.0)
-        colour_p, face_p = self.session.run(None, {"crops": blob})
+        colour_p, face_p = self.read_crops(np.stack([crop_die(image, box, self.crop) for box in boxes]))
         if colours is not None:
             colour_p = colour_p * np.array([c in colours for c in self.colours], np.float32)
             colour_p /= np.maximum(colour_p.sum(1, keepdims=True), 1e-9)
@@ -83,3 +81,9 @@ class DieReader:
         names = [f"{self.colours[c]}{f + 1}" for c, f in zip(colour, face)]
         rows = np.arange(len(boxes))
         return names, colour_p[rows, colour].astype(np.float32), face_p[rows, face].astype(np.float32)
+
+    def read_crops(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Colour (N, colours) and face (N, 6) probabilities of (N, S, S, 3) uint8 BGR crops cut by ``crop_die``."""
+        blob = crops.transpose(0, 3, 1, 2).astype(np.float32) / np.float32(255.0)
+        colour_p, face_p = self.session.run(None, {"crops": blob})
+        return colour_p, face_p

@@ -93,17 +93,19 @@ def result(interp: Interpreter) -> dict[str, Any]:
 
 
 def video_observations(path: Path, model: str | None = None, conf: float = 0.25, first_elapsed: float = 0.0,
-                       edition: str | None = None, detections: list[Any] | None = None) -> Iterator[TableObservation]:
+                       edition: str | None = None, detections: list[Any] | None = None,
+                       skip_still: bool = True) -> Iterator[TableObservation]:
     """Each frame of a video through the detector and the card layout (``vision.cards``); ``detections``: one
     per frame, made before (``video_detections``), for the layout alone. As in the live pipeline, a frame that
-    did not move since the last detected one keeps its detections (``vision.motion``)."""
+    did not move since the last detected one keeps its detections (``vision.motion``) unless not ``skip_still``."""
     from vision.cards import TableLayout
 
     layout = TableLayout(edition=edition)
+    gate = MotionGate() if skip_still else None
     if detections is None:
-        frames = _detected_frames(path, model, conf, edition, MotionGate())
+        frames = _detected_frames(path, model, conf, edition, gate)
     else:
-        frames = _gated(zip(_frames(path), detections), MotionGate())
+        frames = _gated(zip(_frames(path), detections), gate)
     for frame, seen in frames:
         yield layout.observe(frame.image, seen, frame.index, first_elapsed + frame.time)
 
@@ -123,7 +125,7 @@ def _detected_frames(path: Path, model: str | None, conf: float, edition: str | 
     return detect_ahead(detector_for(edition, model, conf, workers), _frames(path), workers, gate)
 
 
-def _gated(frames: Iterable[tuple[Any, Any]], gate: MotionGate) -> Iterator[tuple[Any, Any]]:
+def _gated(frames: Iterable[tuple[Any, Any]], gate: MotionGate | None) -> Iterator[tuple[Any, Any]]:
     """Frames with detections made for every frame, as a gated detector would have given them."""
     kept = None
     for frame, seen in frames:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.errors import ModelsError
-from models.reader import make_crops, reader_colours, score_reader
+from models.reader import load_crops, make_crops, reader_colours, score_reader
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
@@ -28,3 +28,12 @@ def test_crops_from_a_rendered_game_carry_its_truth_and_the_shipped_reader_reads
 def test_a_folder_that_is_neither_a_dataset_nor_a_game_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ModelsError, match="no renderer dataset or rendered game"):
         make_crops(tmp_path, tmp_path / "out.npz")
+
+
+def test_a_file_that_is_no_crops_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not an npz")
+    with pytest.raises(ModelsError, match="cannot read crops from .*bad.npz"):
+        load_crops(bad)
+    with pytest.raises(ModelsError, match="no die-reader model at 'no-such.onnx'"):
+        score_reader("no-such.onnx", bad)

@@ -37,6 +37,9 @@ def test_detections_and_observations_are_made_once_then_read_back(tmp_path: Path
     assert cached_observations(game, tmp_path / "cache", detect, observe) == first
     assert calls == ["detect", "observe", "observe"]  # observed again from the detections kept
     assert cached_observations(game, None, detect, observe) == first and calls[-2:] == ["detect", "observe"]
+    cached_observations(game, tmp_path / "cache", detect, observe, every_frame=True)  # the gate's ablation
+    assert calls[-1] == "observe" and (tmp_path / "cache" / cache_key(game, stage="observations",
+                                                                      every_frame=True)).is_file()
 
 
 def test_the_key_names_the_game_and_changes_with_a_model_file_or_the_video(tmp_path: Path) -> None:
