@@ -1,4 +1,8 @@
-"""Export a trained checkpoint to the shipped ONNX model: fixed input size, weights stored as float16.
+"""Export a trained checkpoint to the shipped ONNX model: weights stored as float16, any input size.
+
+The float model takes any input of whole strides (multiples of 32): the detector runs it on the whole
+letterboxed frame (``--imgsz``, kept in the model's metadata) or on the part of it that changed
+(``vision.regions``). Its output on the full input is the fixed-size export's, to the bit.
 
 ONNX Runtime runs the graph in float32: every float16 weight goes through a ``Cast`` that the runtime folds
 into a float32 constant when the session starts, so the file is half the size and the speed is unchanged.
@@ -91,8 +95,9 @@ def calibration_images(folder: str | Path) -> list[Path]:
 
 def export(weights: str | Path, *, imgsz: tuple[int, int] = (960, 544), out: str | Path, half: bool = True,
            int8: str | Path | None = None) -> Path:
-    """``weights`` (.pt) -> ONNX at ``out`` with input (1, 3, height, width), ultralytics' metadata (names);
-    ``int8``: a folder of frames to calibrate an 8-bit model on (``half`` is then moot)."""
+    """``weights`` (.pt) -> ONNX at ``out`` with input (1, 3, H, W) (the float model any H, W of whole strides,
+    ``imgsz`` its default; the int8 one ``imgsz`` only), ultralytics' metadata (names, imgsz); ``int8``: a
+    folder of frames to calibrate an 8-bit model on (``half`` is then moot)."""
     from models.offline import ultralytics_offline
 
     if not Path(weights).is_file():
@@ -103,7 +108,8 @@ def export(weights: str | Path, *, imgsz: tuple[int, int] = (960, 544), out: str
         copy = Path(tmp) / "model.pt"
         shutil.copy(weights, copy)
         model = ultralytics.YOLO(str(copy), task="detect")
-        onnx_file = Path(model.export(format="onnx", imgsz=(imgsz[1], imgsz[0]), opset=17, simplify=False))
+        onnx_file = Path(model.export(format="onnx", imgsz=(imgsz[1], imgsz[0]), opset=17, simplify=False,
+                                      dynamic=not images))
         if images:
             quantize(onnx_file, onnx_file.with_name("int8.onnx"), images, imgsz)
             onnx_file = onnx_file.with_name("int8.onnx")

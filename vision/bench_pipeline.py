@@ -1,7 +1,7 @@
 """Benchmark: the whole pipeline on a 1280x720 recording, from the decoded frame to the referee's verdict.
 
     fuse-referee bench pipeline [--recording datasets/sample] [--frames 300] [--fps 15] [--workers N]
-                                [--model M] [--every-frame]
+                                [--model M] [--every-frame | --windows]
 
 Decodes the recording's first ``--frames`` frames, then runs the pipeline (detector, card layout, tracker,
 interpreter, referee) through them as fast as it can, ``--workers`` frames in the detector at once (default:
@@ -10,7 +10,8 @@ the latency of each frame from the decoded image to the verdict (median, p95, ma
 ``--fps`` camera would deliver them, the pipeline always taking the newest frame when a detector is free: how
 many frames it judged, and how old each frame was when its verdict came (queueing included). A frame that did
 not move since the last detected one keeps its detections, as in the live feed (``vision.motion``; the share
-is printed); ``--every-frame`` detects every frame, the cost of a table where something always moves.
+is printed); ``--every-frame`` detects every frame, the cost of a table where something always moves;
+``--windows`` detects only the part of a frame that moved (``vision.regions``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="frames in the detector at once (default: "
                                                                     "2 on two cores or more)")
     parser.add_argument("--model", default=None, help="locator weights (default: the shipped ONNX)")
-    parser.add_argument("--every-frame", action="store_true", help="detect every frame, still ones too")
+    seen = parser.add_mutually_exclusive_group()
+    seen.add_argument("--every-frame", action="store_true", help="detect every frame, still ones too")
+    seen.add_argument("--windows", action="store_true", help="detect only the part of a frame that moved")
     args = parser.parse_args(argv)
     from vision.pipeline import Pipeline, default_workers
     from vision.score import config_from_truth, locate
@@ -73,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers or default_workers()
 
     def pipeline() -> Pipeline:
-        made = Pipeline(config, model=args.model, workers=workers, skip_still=not args.every_frame)
+        made = Pipeline(config, model=args.model, workers=workers, skip_still=not args.every_frame,
+                        windows=args.windows)
         made.step(images[0], 0, 0.0)  # loads the networks and the card gallery
         return made
 
@@ -97,7 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{len(images)} frames of {video} ({width}x{height}) on {os.cpu_count()} cores, {workers} in the detector "
         f"at once, {Path(args.model).name if args.model else 'the shipped locator'}, "
-        f"{'every frame detected' if args.every_frame else 'still frames not detected again'}, "
+        f"{'every frame detected' if args.every_frame else 'moved frames detected'}"
+        f"{' where they moved' if args.windows else ''}, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
     print(

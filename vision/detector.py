@@ -94,6 +94,19 @@ def parse_size(text: str | int | tuple[int, int] | None) -> tuple[int, int] | No
     return -(-w // 32) * 32, -(-h // 32) * 32
 
 
+STRIDE = 32
+"""The network's coarsest stride: a window's sides are whole multiples of it."""
+Box = tuple[float, float, float, float]
+
+
+def _stride_floor(value: float) -> int:
+    return max(0, int(value // STRIDE) * STRIDE)
+
+
+def _stride_ceil(value: float, limit: int) -> int:
+    return min(limit, -int(-value // STRIDE) * STRIDE)
+
+
 class Detector:
     """Loads a model once; ``detect(image)`` runs it on one BGR frame.
 
@@ -103,6 +116,7 @@ class Detector:
     ``threads``: ONNX Runtime's intra-op threads (default: every core); ``reader``: the die reader's ONNX file
     (default: the shipped one), used when the model's classes are the locator's (``die`` and the card types);
     ``colours``: the die colours that exist in the game (``game_colours(edition)``), or None for all.
+    ``windowed``: the model takes inputs of any size, so ``detect_window`` can run it on part of a frame.
     """
 
     def __init__(
@@ -158,8 +172,12 @@ class Detector:
         self.names = tuple(names[i] for i in range(len(names)))
         self.input = self.session.get_inputs()[0]
         height, width = self.input.shape[2:]
-        if isinstance(height, int) and isinstance(width, int):
+        self.windowed = not (isinstance(height, int) and isinstance(width, int))
+        if not self.windowed:
             size = (width, height)
+        elif size is None and "imgsz" in meta:  # the export's own size, [height, width]
+            height, width = ast.literal_eval(meta["imgsz"])
+            size = (int(width), int(height))
         self.size = size or (640, 640)
 
     def _load_torch(self, size: tuple[int, int] | None) -> None:
@@ -172,6 +190,7 @@ class Detector:
         names = self.model.names
         self.names = tuple(names[i] for i in range(len(names)))
         self.size = size or (960, 544)
+        self.windowed = False
 
     def detect(self, image: np.ndarray) -> Detections:
         """Detections in ``image`` (H, W, 3 uint8 BGR; grey and BGRA accepted), in its pixels."""
@@ -192,6 +211,28 @@ class Detector:
             return self.read_dice(image, Detections.from_ultralytics(result))
         blob, scale, pad = self.preprocess(image)
         return self.read_dice(image, self.postprocess(self.infer(blob), scale, pad, (width, height)))
+
+    def detect_window(self, image: np.ndarray, box: tuple[float, float, float, float]) -> tuple[Detections, Box]:
+        """The detections of the part ``box`` (x1, y1, x2, y2 frame pixels) of ``image``, as ``detect`` finds them
+        (the same scale) but with the network run on that part alone, widened to whole strides, and the part of
+        the frame it saw. Needs a model of any input size (``windowed``); a box that is not in the frame runs
+        the whole frame."""
+        if not self.windowed:
+            raise DetectorError(f"{self.path.name} takes {self.size[0]}x{self.size[1]} inputs only: no windows")
+        image = as_bgr(image)
+        height, width = image.shape[:2]
+        if min(height, width) < MIN_SIDE:
+            return Detections.empty(self.names), (0.0, 0.0, float(width), float(height))
+        padded, scale, (left, top) = letterbox(image, *self.size)
+        x1, y1 = (_stride_floor(v * scale + pad) for v, pad in zip(box[:2], (left, top)))
+        x2, y2 = (_stride_ceil(v * scale + pad, side) for v, pad, side in zip(box[2:], (left, top), self.size))
+        if x2 <= x1 or y2 <= y1:
+            x1, y1, (x2, y2) = 0, 0, self.size
+        blob = cv2.dnn.blobFromImage(padded[y1:y2, x1:x2], 1 / 255.0, swapRB=True)
+        located = self.postprocess(self.infer(blob), scale, (left - x1, top - y1), (width, height))
+        seen = (max(0.0, (x1 - left) / scale), max(0.0, (y1 - top) / scale),
+                min(float(width), (x2 - left) / scale), min(float(height), (y2 - top) / scale))
+        return self.read_dice(image, located), seen
 
     def preprocess(self, image: np.ndarray) -> tuple[np.ndarray, float, tuple[float, float]]:
         """ONNX stage 1: letterbox a BGR frame to the network size -> (1, 3, H, W) float32 RGB blob, scale, pad."""

@@ -18,15 +18,18 @@ Per game:
 tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
 
 ``--cache DIR`` keeps each game's detections and observations (pickled) in DIR and reuses them: the detector
-costs about 90 ms a frame, the card layout about 50 ms a game second, the tracker and interpreter a fraction
+costs up to 90 ms a frame, the card layout about 50 ms a game second, the tracker and interpreter a fraction
 of that, so with a cache a change to them is measured in seconds, and a change to the layout in a minute a
 game. Detections are keyed by the game folder's name and video, the detector confidence, the ``--model`` given,
-and the size and modification time of ``models/fuse-detector.onnx`` and ``models/die-reader.onnx`` (a retrained
-model is a new key; old entries are left to be deleted by hand); observations also by the text of the layout's
-modules (``LAYOUT_SOURCES``), the catalog and the enrolled cards, and ``--every-frame``. Never the oracle's.
+the contents of ``models/fuse-detector.onnx`` and ``models/die-reader.onnx`` (a retrained model is a new key;
+old entries are left to be deleted by hand), what the detector sees (below), the text of the modules that
+detect (``DETECTION_SOURCES``) and, unless ``--every-frame``, of those that choose where it looks
+(``GATE_SOURCES``); observations also by the text of the layout's modules (``LAYOUT_SOURCES``), the catalog
+and the enrolled cards. Never the oracle's.
 
 ``--every-frame`` detects every frame, as the pipeline did before still frames kept the detections of the last
-frame that moved (``vision.motion``): the ablation of that gate.
+frame that moved (``vision.motion``): the ablation of that gate. ``--windows`` detects only the part of a frame
+that moved (``vision.regions``), as ``Pipeline(windows=True)`` does.
 """
 
 from __future__ import annotations
@@ -119,8 +122,12 @@ def _truth_chips(truth: dict[str, Any]) -> frozenset:
 
 
 MODEL_FILES = ("fuse-detector.onnx", "die-reader.onnx")
-"""The shipped model files whose size and modification time key the cache."""
-LAYOUT_SOURCES = ("cards.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py", "motion.py")
+"""The shipped model files whose contents key the cache."""
+DETECTION_SOURCES = ("detector.py", "reader.py", "detections.py")
+"""The modules of ``vision`` whose code makes a game's detections (what the detector sees of each frame) ..."""
+GATE_SOURCES = ("motion.py", "regions.py")
+"""... and those that choose what it looks at (not with ``--every-frame``)."""
+LAYOUT_SOURCES = ("cards.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py")
 """The modules of ``vision`` whose code makes an observation of the detections: their text keys the cached
 observations (with the catalog and the cards enrolled), so a change to them is measured, never a stale cache."""
 
@@ -133,17 +140,32 @@ def _stat(path: Path) -> str:
         return f"{path.name}:missing"
 
 
+def _digest(path: Path) -> str:
+    """A file's contents (a model checked out again is the same model)."""
+    try:
+        return f"{path.name}:{hashlib.sha1(path.read_bytes()).hexdigest()}"
+    except OSError:
+        return f"{path.name}:missing"
+
+
+DETECTING = ("moved frames", "every frame", "windows")
+"""What the detector sees: frames that moved (the default), every frame (``--every-frame``), or the parts of
+frames that moved (``--windows``)."""
+
+
 def cache_key(folder: Path, model: str | None = None, conf: float = 0.25, stage: str = "detections",
-              every_frame: bool = False) -> str:
+              detecting: str = DETECTING[0]) -> str:
     """The cache file name of a game's ``detections`` or ``observations`` (``--cache`` in the module docstring)."""
     from vision.gallery import enrolled_path, gallery_key
 
     here = Path(__file__).resolve().parent
     stamp = [folder.resolve().name, str(model), str(conf), _stat(folder / "game.mp4")]
-    stamp += [_stat(here.parent / "models" / name) for name in MODEL_FILES] + ([_stat(Path(model))] if model else [])
+    models = [here.parent / "models" / name for name in MODEL_FILES] + ([Path(model)] if model else [])
+    stamp += [_digest(path) for path in models]
+    sources = DETECTION_SOURCES + (() if detecting == "every frame" else GATE_SOURCES)
+    stamp += [_digest(here / name) for name in sources] + ([detecting] if detecting != DETECTING[0] else [])
     if stage == "observations":
-        stamp += [hashlib.sha1((here / name).read_bytes()).hexdigest() for name in LAYOUT_SOURCES]
-        stamp += [gallery_key(), _stat(enrolled_path())] + (["every frame"] if every_frame else [])
+        stamp += [_digest(here / name) for name in LAYOUT_SOURCES] + [gallery_key(), _stat(enrolled_path())]
     digest = hashlib.sha1("|".join(stamp).encode()).hexdigest()[:16]
     return f"{folder.resolve().name}-{digest}.{stage}.pkl"
 
@@ -169,23 +191,26 @@ def _cached(path: Path, make: Any, key: Any) -> Any:
 
 
 def cached_observations(folder: Path, cache: Path | None, detect: Any, observe: Any,
-                        model: str | None = None, every_frame: bool = False) -> list[TableObservation]:
+                        model: str | None = None, detecting: str = DETECTING[0]) -> list[TableObservation]:
     """``observe(detections)``'s observations of a game, with ``detect()``'s detections, each read from ``cache``
     when it holds them for this game, these models (and, for observations, this layout code)."""
     if cache is None:
         return list(observe(detect()))
 
     def detections() -> Any:
-        return _cached(cache / cache_key(folder, model), detect, lambda: cache_key(folder, model))
+        def key() -> str:
+            return cache_key(folder, model, detecting=detecting)
 
-    def key() -> str:
-        return cache_key(folder, model, stage="observations", every_frame=every_frame)
+        return _cached(cache / key(), detect, key)
 
-    return _cached(cache / key(), lambda: list(observe(detections())), key)
+    def observed() -> str:
+        return cache_key(folder, model, stage="observations", detecting=detecting)
+
+    return _cached(cache / observed(), lambda: list(observe(detections())), observed)
 
 
 def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str | None = None,
-                  cache: Path | None = None, every_frame: bool = False) -> dict[str, Any]:
+                  cache: Path | None = None, detecting: str = DETECTING[0]) -> dict[str, Any]:
     from datasets.errors import DatasetError
     from datasets.game import read_frames
 
@@ -205,11 +230,14 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
     else:
         video, edition = folder / "game.mp4", config.edition
         first = float(truth.get("render", {}).get("first_elapsed", 0.0))
+        if detecting not in DETECTING:
+            raise VisionError(f"cannot detect {detecting!r}: expected one of {', '.join(DETECTING)}")
+        still, windows = detecting != "every frame", detecting == "windows"
         observations = cached_observations(
-            folder, cache, lambda: video_detections(video, model, edition=edition),
-            lambda found: video_observations(video, model, first_elapsed=first, edition=edition, detections=found,
-                                             skip_still=not every_frame),
-            model, every_frame)
+            folder, cache,
+            lambda: video_detections(video, model, edition=edition, skip_still=still, windows=windows),
+            lambda found: video_observations(video, model, first_elapsed=first, edition=edition, detections=found),
+            model, detecting)
     interp = referee_run(observations, config, on_frame=chips)
     data = result(interp)
     seen = [(e["elapsed"], e["action"]) for e in data["events"] if not e["undone"]]
@@ -238,15 +266,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
     parser.add_argument("--cache", type=Path, default=None, metavar="DIR",
                         help="keep and reuse the detector's observations per game in DIR (see below)")
-    parser.add_argument("--every-frame", action="store_true",
-                        help="detect every frame, still ones too (the still-frame gate's ablation)")
+    seen = parser.add_mutually_exclusive_group()
+    seen.add_argument("--every-frame", action="store_const", dest="detecting", const="every frame",
+                      default=DETECTING[0], help="detect every frame, still ones too (the still-frame gate's ablation)")
+    seen.add_argument("--windows", action="store_const", dest="detecting", const="windows",
+                      help="detect only the part of a frame that moved (vision.regions)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     reports = []
     try:
         for game in args.games:
             reports.append(evaluate_game(Path(game), args.oracle, args.tolerance, args.model, args.cache,
-                                         args.every_frame))
+                                         args.detecting))
     except VisionError as error:
         print(f"vision.evaluate: {error}", file=sys.stderr)
         return 2

@@ -1,12 +1,13 @@
-"""Still frames: a frame that shows what the last detected frame showed keeps that frame's detections.
+"""Still frames and moved parts: the detector sees only what changed since the detections kept.
 
 A table between moves is still, and the detector is four fifths of the pipeline's time on a laptop CPU: in the
 rendered games (6 frames a second) this gate finds 43-47 % of the frames still (``fuse-referee bench pipeline
---recording GAME --frames 800`` prints the share). ``MotionGate.moved`` compares a 320 x 180 thumbnail with the
-last frame the detector saw: every move of the game
-(a hand placing a die, a roll, a card taken) changes hundreds of its pixels, while camera noise, averaged over
-4 x 4 pixels, changes none by more than ``level``. So the detector is run only on frames that moved, and at
-least once every ``max_reuse`` frames.
+--recording GAME --frames 800`` prints the share), and where a frame moved, the part that moved is a tenth of
+it at the median (a hand placing a die). ``MotionGate.change`` compares a 320 x 180 thumbnail with what the
+detections kept were made from: every move of the game (a hand placing a die, a roll, a card taken) changes
+hundreds of its pixels, while camera noise, averaged over 4 x 4 pixels, changes none by more than ``level``.
+So the detector runs only on frames that moved (optionally on the box around what moved alone,
+``vision.regions``), and on the whole frame at least once every ``max_reuse`` frames.
 """
 
 from __future__ import annotations
@@ -15,41 +16,74 @@ import cv2
 import numpy as np
 
 THUMB = (320, 180)
+Box = tuple[int, int, int, int]
+EVERYWHERE: Box = (0, 0, 1 << 30, 1 << 30)
+"""The change of a frame that is not an image: the whole of it, whatever its size (the detector reports it)."""
 
 
 class MotionGate:
-    """``moved(image)``: whether ``image`` must go to the detector (it then becomes the reference)."""
+    """``change(image)``: the part of ``image`` to detect again, or None when it is still. With ``parts`` False
+    (the default) a frame that moved is detected whole; with ``parts`` True the part that moved only."""
 
-    def __init__(self, level: int = 16, pixels: int = 3, max_reuse: int = 30) -> None:
-        self.level, self.pixels, self.max_reuse = level, pixels, max_reuse
+    def __init__(self, level: int = 16, pixels: int = 3, max_reuse: int = 30, parts: bool = False,
+                 settle: int = 3) -> None:
+        self.level, self.pixels, self.max_reuse, self.parts = level, pixels, max_reuse, parts
+        self.settle = settle if parts else 0
         self._reference: np.ndarray | None = None
-        self._reused = 0
+        self._since_whole = 0
+        self._settling: list[tuple[int, Box]] = []
+        """Parts that changed in the last ``settle`` frames, with the frames each has left."""
         self.still = 0
         """Frames judged still so far."""
 
-    def moved(self, image: np.ndarray) -> bool:
+    def change(self, image: np.ndarray) -> Box | None:
+        """None if ``image`` shows what the detections kept were made from; else the whole frame (x1, y1, x2,
+        y2: 0, 0, width, height), or with ``parts`` the box around what changed and around what changed in the
+        ``settle`` frames before (a die a hand just left, blurred or half hidden, is looked at again as it comes
+        clear); the whole frame always for the first one, one of a new size and every ``max_reuse``-th. With
+        ``parts`` the thumbnail's reference is brought up to date where it changed only, so a slow change
+        elsewhere adds up until it is seen."""
         if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or min(image.shape[:2]) == 0:
-            return True  # the detector says what is wrong with it
+            return EVERYWHERE
+        height, width = image.shape[:2]
         thumb = _thumbnail(image)
-        reference, self._reference = self._reference, thumb
-        if (
-            reference is not None
-            and reference.shape == thumb.shape
-            and self._reused < self.max_reuse
-            and int((_change(reference, thumb) > self.level).sum()) < self.pixels
-        ):
-            self._reference = reference  # compare with the detected frame, so slow changes add up
-            self._reused += 1
+        reference = self._reference
+        self._since_whole += 1
+        if reference is None or reference.shape != thumb.shape or self._since_whole > self.max_reuse:
+            self._reference, self._since_whole, self._settling = thumb, 0, []
+            return 0, 0, width, height
+        looked = [part for _, part in self._settling]  # still settling from the frames before
+        self._settling = [(left - 1, part) for left, part in self._settling if left > 1]
+        ys, xs = np.nonzero(_change(reference, thumb) > self.level)
+        if len(xs) >= self.pixels:
+            if not self.parts:
+                self._reference, self._since_whole = thumb, 0
+                return 0, 0, width, height
+            x1, y1, x2, y2 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+            reference[y1:y2, x1:x2] = thumb[y1:y2, x1:x2]
+            # a thumbnail pixel spans several frame pixels: one more each side holds all of what changed
+            sx, sy = width / THUMB[0], height / THUMB[1]
+            part = (max(0, int((x1 - 1) * sx)), max(0, int((y1 - 1) * sy)),
+                    min(width, int(np.ceil((x2 + 1) * sx))), min(height, int(np.ceil((y2 + 1) * sy))))
+            looked.append(part)
+            if self.settle:
+                self._settling.append((self.settle, part))
+        if not looked:
             self.still += 1
-            return False
-        self._reused = 0
-        return True
+            return None
+        return (min(p[0] for p in looked), min(p[1] for p in looked), max(p[2] for p in looked),
+                max(p[3] for p in looked))
+
+    def moved(self, image: np.ndarray) -> bool:
+        """Whether ``image`` goes to the detector at all."""
+        return self.change(image) is not None
 
 
-def must_detect(gate: MotionGate | None, image: np.ndarray, kept: object) -> bool:
-    """Whether ``image`` goes to the detector: always without a gate or with no detections ``kept`` yet, else
-    when it moved."""
-    return gate is None or gate.moved(image) or kept is None
+def to_detect(gate: MotionGate | None, image: np.ndarray, kept: object) -> Box | None:
+    """The part of ``image`` the detector must see: all of it without a gate or with no detections ``kept`` yet,
+    else what changed (None: nothing, the frame is still)."""
+    change = EVERYWHERE if gate is None else gate.change(image)
+    return EVERYWHERE if kept is None else change
 
 
 def _thumbnail(image: np.ndarray) -> np.ndarray:

@@ -21,7 +21,7 @@ from rules.config import GameConfig
 from rules.errors import RulesError
 from vision.errors import VisionError
 from vision.interpret import Interpreter, InterpreterSettings
-from vision.motion import MotionGate, must_detect
+from vision.motion import MotionGate
 from vision.observation import TableObservation
 from vision.tracker import Tracker, TrackerSettings
 
@@ -94,44 +94,37 @@ def result(interp: Interpreter) -> dict[str, Any]:
 
 def video_observations(path: Path, model: str | None = None, conf: float = 0.25, first_elapsed: float = 0.0,
                        edition: str | None = None, detections: list[Any] | None = None,
-                       skip_still: bool = True) -> Iterator[TableObservation]:
+                       skip_still: bool = True, windows: bool = False) -> Iterator[TableObservation]:
     """Each frame of a video through the detector and the card layout (``vision.cards``); ``detections``: one
     per frame, made before (``video_detections``), for the layout alone. As in the live pipeline, a frame that
-    did not move since the last detected one keeps its detections (``vision.motion``) unless not ``skip_still``."""
+    did not move since the last detected one keeps its detections unless not ``skip_still``, and with
+    ``windows`` one that moved is detected where it moved (``vision.motion``, ``vision.regions``)."""
     from vision.cards import TableLayout
 
     layout = TableLayout(edition=edition)
-    gate = MotionGate() if skip_still else None
     if detections is None:
-        frames = _detected_frames(path, model, conf, edition, gate)
+        frames = _detected_frames(path, model, conf, edition, skip_still, windows)
     else:
-        frames = _gated(zip(_frames(path), detections), gate)
+        frames = zip(_frames(path), detections)
     for frame, seen in frames:
         yield layout.observe(frame.image, seen, frame.index, first_elapsed + frame.time)
 
 
 def video_detections(path: Path, model: str | None = None, conf: float = 0.25,
-                     edition: str | None = None) -> list[Any]:
-    """The detector's ``Detections`` of every frame of a video (none skipped as still)."""
-    return [seen for _, seen in _detected_frames(path, model, conf, edition)]
+                     edition: str | None = None, skip_still: bool = True, windows: bool = False) -> list[Any]:
+    """The ``Detections`` of each frame of a video, as the pipeline has them (every frame detected whole if not
+    ``skip_still``)."""
+    return [seen for _, seen in _detected_frames(path, model, conf, edition, skip_still, windows)]
 
 
 def _detected_frames(path: Path, model: str | None, conf: float, edition: str | None,
-                     gate: MotionGate | None = None) -> Iterator[tuple[Any, Any]]:
+                     skip_still: bool = True, windows: bool = False) -> Iterator[tuple[Any, Any]]:
     """Each frame of a video with its detections, two frames in the detector at once on two cores."""
     from vision.pipeline import default_workers, detect_ahead, detector_for
 
     workers = default_workers()
+    gate = MotionGate(parts=windows) if skip_still else None
     return detect_ahead(detector_for(edition, model, conf, workers), _frames(path), workers, gate)
-
-
-def _gated(frames: Iterable[tuple[Any, Any]], gate: MotionGate | None) -> Iterator[tuple[Any, Any]]:
-    """Frames with detections made for every frame, as a gated detector would have given them."""
-    kept = None
-    for frame, seen in frames:
-        if must_detect(gate, frame.image, kept):
-            kept = seen
-        yield frame, kept
 
 
 def _frames(path: Path) -> Iterator[Any]:

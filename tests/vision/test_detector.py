@@ -156,3 +156,23 @@ def test_benchmark_runs(detector, capsys) -> None:  # type: ignore[no-untyped-de
 
     assert main(["--n", "3", "--frames", "2"]) == 0
     assert "median" in capsys.readouterr().out
+
+
+def test_a_window_finds_what_the_whole_frame_finds_there(detector, scenes) -> None:  # type: ignore[no-untyped-def]
+    from models.metrics import box_iou, match
+
+    assert detector.windowed and detector.size == (960, 544)  # any input size; its default from the export
+    image, _ = scenes[0]
+    whole = detector.detect(image)
+    die = whole.dice.xyxy[0]
+    box = (die[0] - 150, die[1] - 150, die[2] + 150, die[3] + 150)
+    found, seen = detector.detect_window(image, box)
+    assert seen[0] <= box[0] + 1 and seen[2] >= box[2] - 1 and seen[2] - seen[0] < 1280  # widened to strides
+    inside = whole[(whole.xyxy[:, 0] >= box[0]) & (whole.xyxy[:, 2] <= box[2])
+                   & (whole.xyxy[:, 1] >= box[1]) & (whole.xyxy[:, 3] <= box[3])]
+    pairs = match(box_iou(found.xyxy, inside.xyxy), 0.7)
+    assert len(inside) >= 1 and len(pairs) == len(inside)
+    assert all(found.class_name[f] == inside.class_name[w] for f, w in pairs)
+    everything, seen = detector.detect_window(image, (-50, -50, 5000, 5000))  # clipped to the frame
+    assert seen == (0.0, 0.0, 1280.0, 720.0) and len(everything) == len(whole)
+    assert len(detector.detect_window(np.zeros((8, 8, 3), np.uint8), (0, 0, 8, 8))[0]) == 0

@@ -1,5 +1,5 @@
 """``python -m vision.evaluate --cache DIR``: each game's detections and observations are kept, and reused until
-a model file, the game's video or (for observations) the layout's code changes."""
+a model file's contents, the game's video, the detecting code or (for observations) the layout's code changes."""
 
 from __future__ import annotations
 
@@ -37,12 +37,13 @@ def test_detections_and_observations_are_made_once_then_read_back(tmp_path: Path
     assert cached_observations(game, tmp_path / "cache", detect, observe) == first
     assert calls == ["detect", "observe", "observe"]  # observed again from the detections kept
     assert cached_observations(game, None, detect, observe) == first and calls[-2:] == ["detect", "observe"]
-    cached_observations(game, tmp_path / "cache", detect, observe, every_frame=True)  # the gate's ablation
-    assert calls[-1] == "observe" and (tmp_path / "cache" / cache_key(game, stage="observations",
-                                                                      every_frame=True)).is_file()
+    cached_observations(game, tmp_path / "cache", detect, observe, detecting="every frame")  # the gate's ablation
+    assert calls[-2:] == ["detect", "observe"]  # every frame detected whole: other detections
+    assert (tmp_path / "cache" / cache_key(game, stage="observations", detecting="every frame")).is_file()
+    assert cache_key(game, detecting="windows") not in (cache_key(game), cache_key(game, detecting="every frame"))
 
 
-def test_the_key_names_the_game_and_changes_with_a_model_file_or_the_video(tmp_path: Path) -> None:
+def test_the_key_names_the_game_and_changes_with_a_model_s_contents_or_the_video(tmp_path: Path) -> None:
     game = tmp_path / "s11"
     game.mkdir()
     key = cache_key(game)
@@ -54,7 +55,9 @@ def test_the_key_names_the_game_and_changes_with_a_model_file_or_the_video(tmp_p
     with_model = cache_key(game, str(model))
     assert with_model != key
     stat = model.stat()
-    os.utime(model, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000_000))  # the model retrained
+    os.utime(model, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000_000))  # checked out again: the same
+    assert cache_key(game, str(model)) == with_model
+    model.write_bytes(b"retrained")
     assert cache_key(game, str(model)) != with_model
     (game / "game.mp4").write_bytes(b"frames")  # the game rendered again
     assert cache_key(game) != key

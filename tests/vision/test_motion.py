@@ -1,4 +1,5 @@
-"""The motion gate: still frames keep the last detected frame's detections; any move goes to the detector."""
+"""The motion gate: still frames keep the last detected frame's detections; a move goes to the detector, with
+the box around what moved."""
 
 from __future__ import annotations
 
@@ -28,6 +29,49 @@ def test_camera_noise_is_still_and_the_smallest_die_placed_is_a_move() -> None:
     assert gate.moved(with_die(table(3, seed=6), 600, 300))
     assert not gate.moved(with_die(table(3, seed=7), 600, 300))
     assert gate.moved(with_die(table(3, seed=8), 640, 300))  # the die moved by 40 px
+
+
+def test_by_default_a_frame_that_moved_is_detected_whole() -> None:
+    gate = MotionGate()
+    assert gate.change(table()) == (0, 0, 1280, 720)
+    assert gate.change(with_die(table(), 600, 300)) == (0, 0, 1280, 720)
+    assert gate.change(with_die(table(), 600, 300)) is None  # no settling: still at once
+
+
+def test_the_change_is_the_box_around_what_moved() -> None:
+    gate = MotionGate(parts=True, settle=0)
+    assert gate.change(table(3, seed=1)) == (0, 0, 1280, 720)  # the first frame: all of it
+    x1, y1, x2, y2 = gate.change(with_die(table(3, seed=2), 600, 300))
+    assert x1 <= 600 and y1 <= 300 and x2 >= 612 and y2 >= 312  # holds the die ...
+    assert x2 - x1 <= 24 and y2 - y1 <= 24  # ... and little else
+    x1, y1, x2, y2 = gate.change(with_die(with_die(table(3, seed=3), 600, 300), 1000, 600))
+    assert x1 >= 900 and y1 >= 500 and x2 >= 1012 and y2 >= 612  # the new die only: the first is seen
+
+
+def test_a_slow_change_elsewhere_adds_up_while_moves_are_detected() -> None:
+    gate = MotionGate(parts=True)
+    base = table()
+    assert gate.change(base) == (0, 0, 1280, 720)
+    changes = []
+    for k in range(1, 4):  # the right half brightens 6 levels a frame while a die moves on the left
+        frame = base.copy()
+        frame[:, 640:] = np.clip(base[:, 640:].astype(int) + 6 * k, 0, 255).astype(np.uint8)
+        changes.append(gate.change(with_die(frame, 100 + 40 * k, 300)))
+    assert all(c is not None and c[2] <= 640 for c in changes[:2])  # the die alone
+    assert changes[2] is not None and changes[2][2] == 1280  # 18 levels from what was detected: seen
+
+
+def test_what_moved_is_looked_at_again_for_settle_frames() -> None:
+    gate = MotionGate(parts=True, settle=2)
+    gate.change(table())
+    placed = with_die(table(), 600, 300)
+    first = gate.change(placed)
+    assert first is not None and first[2] - first[0] <= 24
+    assert [gate.change(placed) for _ in range(3)] == [first, first, None]  # the same part twice, then still
+    moved = with_die(table(), 900, 300)  # the die moved on: its old and new places, and the old ones settling
+    both = gate.change(moved)
+    assert both is not None and both[0] <= 600 and both[2] >= 912
+    assert gate.still == 1
 
 
 def test_a_slow_change_adds_up_against_the_last_detected_frame() -> None:

@@ -1,0 +1,114 @@
+"""Detect again only where the frame changed, and keep the detections kept elsewhere.
+
+``MotionGate.change`` gives the box around what moved since the detections kept; ``detect_change`` widens it
+until no kept detection crosses its edge (a die half in it is wholly in it), adds ``CONTEXT`` pixels each side
+for the network to see around it, and runs the detector on that window alone (``Detector.detect_window``, at
+the whole frame's scale). What the window finds on the changed part replaces what was kept there. The whole
+frame is detected instead when nothing is kept, the model takes one input size only, the window would be most
+of the frame anyway, or something found runs out of the window (a card slid in from outside).
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from typing import Any
+
+import numpy as np
+
+from vision.detections import Detections
+
+Box = tuple[float, float, float, float]
+
+CONTEXT = 64
+"""Frame pixels of unchanged table each side of the changed part that the network sees (a 720p die is 12-60)."""
+MOST = 0.6
+"""A window over this share of the frame is not worth it: the whole frame is detected."""
+SAME = 0.5
+"""A kept detection overlapping one found again this much (IoU) is the same object: the found one replaces it."""
+
+
+def detect_change(detector: Any, image: np.ndarray, change: Box,
+                  kept: Detections | Future[Detections] | None) -> Detections:
+    """The detections of ``image``: ``detector``'s own on the part ``change`` (frame pixels) and what it
+    touches, ``kept`` (the detections of the frame the change is measured from, or their future; waited for
+    only when the window is worth it) elsewhere."""
+    height, width = image.shape[:2] if isinstance(image, np.ndarray) and image.ndim >= 2 else (0, 0)
+    change = _clip(change, width, height)
+    if (kept is None or not getattr(detector, "windowed", False)
+            or _area(_clip(_widen(change, CONTEXT), width, height)) >= MOST * width * height):
+        return detector.detect(image)
+    if isinstance(kept, Future):
+        kept = None if kept.exception() is not None else kept.result()
+        if kept is None:  # the frame it was made from could not be detected
+            return detector.detect(image)
+    changed = _grow(change, kept.xyxy)
+    window = _clip(_widen(changed, CONTEXT), width, height)
+    if _area(window) >= MOST * width * height:
+        return detector.detect(image)
+    found, seen = detector.detect_window(image, window)
+    found = found[_overlaps(found.xyxy, changed)]
+    if _runs_out(found.xyxy, seen, width, height):
+        return detector.detect(image)
+    others = kept[~_overlaps(kept.xyxy, changed)]
+    others = others[_max_iou(others.xyxy, found.xyxy) < SAME]
+    return _joined(others, found)
+
+
+def _grow(box: Box, boxes: np.ndarray) -> Box:
+    """``box`` widened until every one of ``boxes`` it overlaps lies inside it."""
+    x1, y1, x2, y2 = box
+    while True:
+        touched = boxes[_overlaps(boxes, (x1, y1, x2, y2))]
+        if not len(touched):
+            return x1, y1, x2, y2
+        grown = (min(x1, touched[:, 0].min()), min(y1, touched[:, 1].min()),
+                 max(x2, touched[:, 2].max()), max(y2, touched[:, 3].max()))
+        if grown == (x1, y1, x2, y2):
+            return grown
+        x1, y1, x2, y2 = grown
+
+
+def _overlaps(boxes: np.ndarray, box: Box) -> np.ndarray:
+    x1, y1, x2, y2 = box
+    return (boxes[:, 0] < x2) & (boxes[:, 2] > x1) & (boxes[:, 1] < y2) & (boxes[:, 3] > y1)
+
+
+def _runs_out(boxes: np.ndarray, seen: Box, width: int, height: int, slack: float = 2.0) -> bool:
+    """Whether any of ``boxes`` reaches an edge of the window ``seen`` that is not an edge of the frame."""
+    x1, y1, x2, y2 = seen
+    return bool(((x1 > 0) & (boxes[:, 0] <= x1 + slack)).any() | ((y1 > 0) & (boxes[:, 1] <= y1 + slack)).any()
+                | ((x2 < width) & (boxes[:, 2] >= x2 - slack)).any()
+                | ((y2 < height) & (boxes[:, 3] >= y2 - slack)).any())
+
+
+def _max_iou(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Each of ``boxes``' largest overlap (intersection over union) with any of ``others``."""
+    if not len(boxes) or not len(others):
+        return np.zeros(len(boxes), np.float32)
+    a, b = boxes[:, None, :], others[None, :, :]
+    inter = (np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
+             * np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None))
+    union = ((a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1]) + (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
+             - inter)
+    return (inter / np.maximum(union, 1e-6)).max(axis=1)
+
+
+def _joined(first: Detections, second: Detections) -> Detections:
+    data = {key: np.concatenate([first.data[key], second.data[key]]) for key in first.data if key in second.data}
+    corners = (None if first.corners is None or second.corners is None
+               else np.concatenate([first.corners, second.corners]))
+    return Detections(np.concatenate([first.xyxy, second.xyxy]), np.concatenate([first.confidence,
+                      second.confidence]), np.concatenate([first.class_id, second.class_id]), first.names,
+                      corners, data)
+
+
+def _widen(box: Box, by: float) -> Box:
+    return box[0] - by, box[1] - by, box[2] + by, box[3] + by
+
+
+def _clip(box: Box, width: int, height: int) -> Box:
+    return max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3])
+
+
+def _area(box: Box) -> float:
+    return max(0, box[2] - box[0]) * max(0, box[3] - box[1])
