@@ -1,10 +1,13 @@
 """Benchmark: detection latency on 1280x720 rendered frames, end to end from the decoded frame to ``Detections``.
 
     fuse-referee bench detect [--n 100] [--frames 10] [--model PATH] [--backend onnx|torch] [--threads N]
+                              [--window WxH]
 
 Renders ``--frames`` default-style 1280x720 scenes in memory, warms up, then times ``Detector.detect`` ``--n``
 times over them: median, p95 and mean wall milliseconds, CPU milliseconds per frame (what free cores would
 give when other work shares the machine), and for ONNX the split into letterbox, network and decoding.
+``--window WxH`` times ``Detector.detect_window`` on a part of that size (frame pixels) in the middle of each
+frame instead: what a frame that moved there costs the pipeline with ``windows``.
 """
 
 from __future__ import annotations
@@ -40,27 +43,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", choices=("onnx", "torch"), default=None)
     parser.add_argument("--imgsz", default=None, help="network input WxH (torch backend)")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads (default: every core)")
+    parser.add_argument("--window", default=None, help="time a window of WxH frame pixels instead of the frame")
     args = parser.parse_args(argv)
     from vision.detector import Detector
 
     images = frames(args.frames, args.seed)
     detector = Detector(args.model, backend=args.backend, imgsz=args.imgsz, threads=args.threads)
+    detect = detector.detect
+    if args.window:
+        width, height = (int(v) for v in args.window.lower().split("x"))
+        box = (640 - width / 2, 360 - height / 2, 640 + width / 2, 360 + height / 2)
+        detect = lambda image: detector.detect_window(image, box)[0]  # noqa: E731
     for image in images[:5]:
-        detector.detect(image)
+        detect(image)
     wall: list[float] = []
     found = 0
     cpu0 = time.process_time()
     for i in range(args.n):
         start = time.perf_counter()
-        found += len(detector.detect(images[i % len(images)]))
+        found += len(detect(images[i % len(images)]))
         wall.append(time.perf_counter() - start)
     cpu = (time.process_time() - cpu0) / args.n * 1000
     size = f"{detector.size[0]}x{detector.size[1]}"
     load = os.getloadavg()[0]
     print(f"{detector.path.name} ({detector.backend}, input {size}) on {os.cpu_count()} cores, load average {load:.1f}")
-    print(f"detect, 1280x720 frame -> Detections, {args.n} runs: {_ms(wall)}")
+    what = f"a {args.window} window of a 1280x720 frame" if args.window else "1280x720 frame"
+    print(f"detect, {what} -> Detections, {args.n} runs: {_ms(wall)}")
     print(f"CPU time {cpu:.1f} ms per frame; {found / args.n:.1f} detections per frame")
-    if detector.backend == "onnx":
+    if detector.backend == "onnx" and not args.window:
         stages: dict[str, list[float]] = {"letterbox": [], "network": [], "decode": [], "read dice": []}
         for i in range(min(args.n, 30)):
             image = images[i % len(images)]

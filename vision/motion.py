@@ -2,8 +2,8 @@
 
 A table between moves is still, and the detector is four fifths of the pipeline's time on a laptop CPU: in the
 rendered games (6 frames a second) this gate finds 43-47 % of the frames still (``fuse-referee bench pipeline
---recording GAME --frames 800`` prints the share), and where a frame moved, the part that moved is a tenth of
-it at the median (a hand placing a die). ``MotionGate.change`` compares a 320 x 180 thumbnail with what the
+--recording GAME --frames 800`` prints the share), and where a frame moved, the part that moved is often a
+small one (a hand placing a die). ``MotionGate.change`` compares a 320 x 180 thumbnail with what the
 detections kept were made from: every move of the game (a hand placing a die, a roll, a card taken) changes
 hundreds of its pixels, while camera noise, averaged over 4 x 4 pixels, changes none by more than ``level``.
 So the detector runs only on frames that moved (optionally on the box around what moved alone,

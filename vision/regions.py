@@ -33,17 +33,22 @@ def detect_change(detector: Any, image: np.ndarray, change: Box,
     touches, ``kept`` (the detections of the frame the change is measured from, or their future; waited for
     only when the window is worth it) elsewhere."""
     height, width = image.shape[:2] if isinstance(image, np.ndarray) and image.ndim >= 2 else (0, 0)
+
+    def window_around(part: Box) -> Box | None:
+        """``part`` with its context, or None when that is most of the frame."""
+        window = _clip(_widen(part, CONTEXT), width, height)
+        return window if _area(window) < MOST * width * height else None
+
     change = _clip(change, width, height)
-    if (kept is None or not getattr(detector, "windowed", False)
-            or _area(_clip(_widen(change, CONTEXT), width, height)) >= MOST * width * height):
+    if kept is None or not getattr(detector, "windowed", False) or window_around(change) is None:
         return detector.detect(image)
     if isinstance(kept, Future):
         kept = None if kept.exception() is not None else kept.result()
         if kept is None:  # the frame it was made from could not be detected
             return detector.detect(image)
     changed = _grow(change, kept.xyxy)
-    window = _clip(_widen(changed, CONTEXT), width, height)
-    if _area(window) >= MOST * width * height:
+    window = window_around(changed)
+    if window is None:
         return detector.detect(image)
     found, seen = detector.detect_window(image, window)
     found = found[_overlaps(found.xyxy, changed)]
@@ -56,16 +61,13 @@ def detect_change(detector: Any, image: np.ndarray, change: Box,
 
 def _grow(box: Box, boxes: np.ndarray) -> Box:
     """``box`` widened until every one of ``boxes`` it overlaps lies inside it."""
-    x1, y1, x2, y2 = box
     while True:
-        touched = boxes[_overlaps(boxes, (x1, y1, x2, y2))]
-        if not len(touched):
-            return x1, y1, x2, y2
-        grown = (min(x1, touched[:, 0].min()), min(y1, touched[:, 1].min()),
-                 max(x2, touched[:, 2].max()), max(y2, touched[:, 3].max()))
-        if grown == (x1, y1, x2, y2):
-            return grown
-        x1, y1, x2, y2 = grown
+        touched = boxes[_overlaps(boxes, box)]
+        grown = (min([box[0], *touched[:, 0]]), min([box[1], *touched[:, 1]]),
+                 max([box[2], *touched[:, 2]]), max([box[3], *touched[:, 3]]))
+        if grown == box:
+            return box
+        box = grown
 
 
 def _overlaps(boxes: np.ndarray, box: Box) -> np.ndarray:
