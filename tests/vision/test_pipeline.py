@@ -71,3 +71,25 @@ def test_frames_detected_two_at_a_time_settle_as_one_at_a_time(sample_frames: li
     assert [frame.index for frame, _ in together] == [f.index for f in frames]
     assert [step.observation for _, step in together] == [step.observation for step in alone]
     assert [[e.action for e in step.events] for _, step in together] == [[e.action for e in s.events] for s in alone]
+
+
+def test_windows_see_the_sample_much_as_whole_frames_do(sample_frames: list[np.ndarray]) -> None:
+    """With ``windows`` a frame that moved is detected where it moved: ``run`` (each window after the frame
+    before it) gives what stepping does, and the table it sees is the one whole frames show on most frames."""
+    from vision.pipeline import Pipeline
+    from vision.sources import Frame
+
+    config = GameConfig("fuse", 2)
+    frames = [Frame(i, i / 6, image) for i, image in enumerate(sample_frames)]
+    stepping = Pipeline(config, workers=2, windows=True)
+    alone = [stepping.step(f.image, f.index, f.time).observation for f in frames]
+    parts = [step.observation for _, step in Pipeline(config, workers=2, windows=True).run(iter(frames))]
+    whole = [step.observation for _, step in Pipeline(config, workers=2).run(iter(frames))]
+    assert parts == alone
+
+    def table(observation):  # type: ignore[no-untyped-def]
+        return ({c.card_id for c in observation.cards}, {(d.die, d.on) for d in observation.dice if d.on})
+
+    same = sum(table(p) == table(w) for p, w in zip(parts, whole))
+    print(f"\nwindows: the table of {same} of {len(frames)} frames as whole frames show it")
+    assert same >= 0.8 * len(frames)
