@@ -11,7 +11,7 @@ split evenly); two frames on one thread each keep both busy. On the 2-core machi
 8-bit locator from 12.2 to 15.3 (``fuse-referee bench pipeline --workers 1|2 [--model ...]``, README).
 A frame that did not move since the last detected one keeps that frame's detections (``vision.motion``;
 ``skip_still=False`` detects every frame): 17.5 frames/s with the float locator. With ``windows`` one that moved
-is detected only where it moved (``vision.regions``): 22.6 frames/s against 15.9 on a slower machine, but it
+is detected only where it moved (``vision.regions``): 21.6 frames/s against 18.1 on another machine, but it
 matched fewer events in the games (README), so it is not the default.
 """
 

@@ -88,6 +88,13 @@ def test_a_frame_is_detected_at_least_every_max_reuse_frames() -> None:
     assert [gate.moved(table()) for _ in range(9)] == [True, False, False, False] * 2 + [True]
 
 
+def test_with_parts_the_whole_frame_is_detected_more_often() -> None:
+    gate = MotionGate(parts=True)  # parts kept long drift from what the whole frame shows
+    changes = [gate.change(table()) for _ in range(15)]
+    assert [k for k, c in enumerate(changes) if c is not None] == [0, 7, 14]
+    assert all(changes[k] == (0, 0, 1280, 720) for k in (0, 7, 14))
+
+
 def test_bad_frames_go_to_the_detector_to_be_reported() -> None:
     gate = MotionGate()
     assert gate.moved(table())
