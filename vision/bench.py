@@ -51,7 +51,10 @@ def main(argv: list[str] | None = None) -> int:
     detector = Detector(args.model, backend=args.backend, imgsz=args.imgsz, threads=args.threads)
     detect = detector.detect
     if args.window:
-        width, height = (int(v) for v in args.window.lower().split("x"))
+        try:
+            width, height = (int(v) for v in args.window.lower().split("x"))
+        except ValueError:
+            parser.error(f"--window {args.window!r}: expected WxH in pixels, such as 640x384")
         box = (640 - width / 2, 360 - height / 2, 640 + width / 2, 360 + height / 2)
         detect = lambda image: detector.detect_window(image, box)[0]  # noqa: E731
     for image in images[:5]:

@@ -125,6 +125,15 @@ class Detections:
             {key: value[index] for key, value in self.data.items()},
         )
 
+    def joined(self, other: Detections) -> Detections:
+        """These detections and ``other``'s (the same ``names``), in that order; ``corners`` and ``data`` kept
+        where both have them."""
+        data = {key: np.concatenate([value, other.data[key]]) for key, value in self.data.items() if key in other.data}
+        corners = (None if self.corners is None or other.corners is None
+                   else np.concatenate([self.corners, other.corners]))
+        return Detections(np.concatenate([self.xyxy, other.xyxy]), np.concatenate([self.confidence, other.confidence]),
+                          np.concatenate([self.class_id, other.class_id]), self.names, corners, data)
+
     @property
     def class_name(self) -> list[str]:
         return [self.names[i] for i in self.class_id]

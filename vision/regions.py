@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from models.metrics import box_iou
 from vision.detections import Detections
 
 Box = tuple[float, float, float, float]
@@ -55,8 +56,9 @@ def detect_change(detector: Any, image: np.ndarray, change: Box,
     if _runs_out(found.xyxy, seen, width, height):
         return detector.detect(image)
     others = kept[~_overlaps(kept.xyxy, changed)]
-    others = others[_max_iou(others.xyxy, found.xyxy) < SAME]
-    return _joined(others, found)
+    if len(others) and len(found):
+        others = others[box_iou(others.xyxy, found.xyxy).max(axis=1) < SAME]
+    return others.joined(found)
 
 
 def _grow(box: Box, boxes: np.ndarray) -> Box:
@@ -81,27 +83,6 @@ def _runs_out(boxes: np.ndarray, seen: Box, width: int, height: int, slack: floa
     return bool(((x1 > 0) & (boxes[:, 0] <= x1 + slack)).any() | ((y1 > 0) & (boxes[:, 1] <= y1 + slack)).any()
                 | ((x2 < width) & (boxes[:, 2] >= x2 - slack)).any()
                 | ((y2 < height) & (boxes[:, 3] >= y2 - slack)).any())
-
-
-def _max_iou(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Each of ``boxes``' largest overlap (intersection over union) with any of ``others``."""
-    if not len(boxes) or not len(others):
-        return np.zeros(len(boxes), np.float32)
-    a, b = boxes[:, None, :], others[None, :, :]
-    inter = (np.clip(np.minimum(a[..., 2], b[..., 2]) - np.maximum(a[..., 0], b[..., 0]), 0, None)
-             * np.clip(np.minimum(a[..., 3], b[..., 3]) - np.maximum(a[..., 1], b[..., 1]), 0, None))
-    union = ((a[..., 2] - a[..., 0]) * (a[..., 3] - a[..., 1]) + (b[..., 2] - b[..., 0]) * (b[..., 3] - b[..., 1])
-             - inter)
-    return (inter / np.maximum(union, 1e-6)).max(axis=1)
-
-
-def _joined(first: Detections, second: Detections) -> Detections:
-    data = {key: np.concatenate([first.data[key], second.data[key]]) for key in first.data if key in second.data}
-    corners = (None if first.corners is None or second.corners is None
-               else np.concatenate([first.corners, second.corners]))
-    return Detections(np.concatenate([first.xyxy, second.xyxy]), np.concatenate([first.confidence,
-                      second.confidence]), np.concatenate([first.class_id, second.class_id]), first.names,
-                      corners, data)
 
 
 def _widen(box: Box, by: float) -> Box:

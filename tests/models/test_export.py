@@ -9,15 +9,9 @@ import numpy as np
 import pytest
 
 from models.errors import ModelsError
+from models.metrics import box_iou
 
 CHECKPOINT = Path(__file__).resolve().parents[2] / "models" / "checkpoints" / "locator.pt"
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    lt, rb = np.maximum(a[:, None, :2], b[None, :, :2]), np.minimum(a[:, None, 2:], b[None, :, 2:])
-    inter = np.clip(rb - lt, 0, None).prod(2)
-    area = lambda x: (x[:, 2:] - x[:, :2]).prod(1)  # noqa: E731
-    return inter / (area(a)[:, None] + area(b)[None, :] - inter)
 
 
 def test_int8_export_finds_what_the_float_model_finds(tmp_path: Path) -> None:

@@ -38,6 +38,15 @@ def test_mask_indexing_keeps_arrays_parallel() -> None:
     assert "red5 0.90" in repr(d)
 
 
+def test_joined_detections_keep_their_arrays_and_data_parallel() -> None:
+    d = _detections()
+    d.data["located"] = d.confidence * 2
+    both = d[[0, 1]].joined(d[[3]])
+    assert both.class_name == ["red5", "black/yellow2", "back"]
+    assert both.data["located"].tolist() == pytest.approx([1.8, 0.8, 1.2])
+    assert len(Detections.empty(NAMES).joined(d)) == 4
+
+
 def test_json_has_the_issue_format() -> None:
     out = _detections().to_json()
     assert out["dice"][1] == {"colour": "black/yellow", "face": 2, "box": [40.0, 40.0, 60.0, 60.0], "confidence": 0.4}

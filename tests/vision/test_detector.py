@@ -158,6 +158,9 @@ def test_benchmark_runs(detector, capsys) -> None:  # type: ignore[no-untyped-de
     assert "median" in capsys.readouterr().out
     assert main(["--n", "3", "--frames", "2", "--window", "640x384"]) == 0
     assert "a 640x384 window of a 1280x720 frame" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--window", "wide"])
+    assert "--window 'wide': expected WxH" in capsys.readouterr().err
 
 
 def test_a_window_finds_what_the_whole_frame_finds_there(detector, scenes) -> None:  # type: ignore[no-untyped-def]
