@@ -35,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                      help="start a new game even if one is unfinished (that one is kept as abandoned)")
     run.add_argument("--seek", type=float, default=0.0, help="start a recorded game this many seconds in")
     run.add_argument("--fps", type=float, default=15.0, help="pipeline frames per second (default 15)")
+    run.add_argument("--model", help="a camera, video, folder or stream source: detector weights (default: the "
+                     "shipped model)")
+    run.add_argument("--windows", action="store_true",
+                     help="a camera, video, folder or stream source: detect only where a frame moved (faster)")
     run.add_argument("--speed", type=float, default=1.0, help=argparse.SUPPRESS)
     run.add_argument("--verbose", action="store_true", help="log every request")
     run.set_defaults(func=cmd_run)
@@ -47,7 +51,8 @@ def settings_from(args: argparse.Namespace) -> dict[str, Any]:
     feed = args.source or "auto"
     settings: dict[str, Any] = {"FEED": feed, "GAME": game, "NEW_GAME": args.new, "SEEK": args.seek,
                                 "SPEED": args.speed, "FPS": args.fps, "TOKEN": args.token,
-                                "SOURCE": None if feed in ("auto", "manual", "simulated", "sample") else args.source}
+                                "SOURCE": None if feed in ("auto", "manual", "simulated", "sample") else args.source,
+                                "VISION": {"model": args.model, "windows": args.windows}}
     if args.db:
         settings["DATABASE"] = args.db
     return settings
@@ -59,6 +64,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 2
     if not 1 <= args.fps <= 120:
         print(f"error: --fps must be 1-120, not {args.fps:g}", file=sys.stderr)
+        return 2
+    from webui.table import FEEDS
+
+    if (args.model or args.windows) and (args.source in (None, *FEEDS) or args.source.endswith(".json")):
+        print(f"error: --model and --windows need a camera, video, folder or stream --source, not "
+              f"{args.source or 'the default'!r}", file=sys.stderr)
         return 2
     import logging
     import signal

@@ -345,14 +345,15 @@ def sample_feed(folder: Path, cursor: int = 0, speed: float = 1.0) -> tuple[dict
     return config, feed
 
 
-def vision_feed(source: str, config: GameConfig) -> Feed:
-    """The vision pipeline's feed for a camera index, video file, folder or URL (``webui.vision_feed``); a
-    source that cannot be opened is a one-line ``FeedError``."""
+def vision_feed(source: str, config: GameConfig, model: str | None = None, windows: bool = False) -> Feed:
+    """The vision pipeline's feed for a camera index, video file, folder or URL (``webui.vision_feed``), its
+    detector ``model`` (default the shipped one) detecting only where frames moved with ``windows``; a source
+    that cannot be opened is a one-line ``FeedError``."""
     from vision.errors import VisionError
     from webui.vision_feed import VisionFeed
 
     try:
-        return VisionFeed(source, config)
+        return VisionFeed(source, config, model=model, windows=windows)
     except VisionError as error:
         raise FeedError(str(error)) from None
 
@@ -371,5 +372,5 @@ def reopen(state: dict[str, Any], config: GameConfig) -> Feed:
         return LogFeed(reports, "log", f"recorded game {Path(state['path']).name}", False, None,
                        {"path": state["path"]}, cursor, speed)
     if kind == "vision":
-        return vision_feed(str(state["source"]), config)
+        return vision_feed(str(state["source"]), config, state.get("model"), bool(state.get("windows")))
     return ManualFeed()

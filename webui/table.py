@@ -31,8 +31,10 @@ def _matches(config: GameConfig, wanted: Mapping[str, Any]) -> bool:
                and v is not None)
 
 
-def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0) -> tuple[GameSetup, Feed]:
-    """The setup and feed of a new game from ``source``: a name in ``FEEDS``, a log file, or a vision source."""
+def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0,
+              vision: Mapping[str, Any] | None = None) -> tuple[GameSetup, Feed]:
+    """The setup and feed of a new game from ``source``: a name in ``FEEDS``, a log file, or a vision source
+    (``vision``: its pipeline's ``model`` and ``windows``)."""
     wanted = {k: v for k, v in game.items() if v is not None}
     names = tuple(wanted.get("names") or ())
     folder = sample_folder()
@@ -56,7 +58,7 @@ def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0) -> tuple
         feed = LogFeed(reports, "log", f"recorded game {path.name}", False, None, {"path": str(path.resolve())},
                        speed=speed)
         return GameSetup(config, names, "log", (), seed, "log"), feed
-    feed = vision_feed(source, config)
+    feed = vision_feed(source, config, **(vision or {}))
     return GameSetup(config, names, "table", (), seed, "vision"), feed
 
 
@@ -86,7 +88,7 @@ class Table:
             self.resumed = True
         else:
             setup, feed = make_feed(settings.get("FEED") or "auto", settings.get("GAME") or {},
-                                    float(settings.get("SPEED") or 1.0))
+                                    float(settings.get("SPEED") or 1.0), settings.get("VISION"))
             self.game = LiveGame.create(self.store, self.hub, setup, feed, float(settings.get("SEEK") or 0.0))
         self.pipeline = Pipeline(self.current, self.hub, float(settings.get("FPS") or 15.0))
 

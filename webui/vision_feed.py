@@ -44,13 +44,14 @@ class VisionFeed:
     simulated = False
     autostart = False
 
-    def __init__(self, source: str, config: GameConfig, *, model: str | None = None) -> None:
+    def __init__(self, source: str, config: GameConfig, *, model: str | None = None, windows: bool = False) -> None:
         from vision.sources import open_source
 
         self.source_text = source
         self.source = open_source(source, realtime=True)  # a video plays at its own pace, as a camera would
         self.label = self.source.description
-        self.pipeline = Pipeline(config, model=model, workers=default_workers())
+        self.model, self.windows = model, windows
+        self.pipeline = Pipeline(config, model=model, workers=default_workers(), windows=windows)
         self.cursor = 0
         self.error = ""
         self._reports: deque[Report] = deque()
@@ -137,7 +138,8 @@ class VisionFeed:
                 self.pipeline.interpreter.correct(mine.index, action, "corrected at the dashboard")
 
     def state(self) -> dict[str, Any]:
-        return {"kind": "vision", "source": self.source_text, "cursor": self.cursor, "error": self.error}
+        return {"kind": "vision", "source": self.source_text, "model": self.model, "windows": self.windows,
+                "cursor": self.cursor, "error": self.error}
 
     def close(self) -> None:
         self._stop.set()

@@ -29,6 +29,8 @@ def test_run_is_registered() -> None:
     (["--fps", "0"], "--fps must be 1-120"),
     (["--source", "manual", "--players", "12"], "not 12"),
     (["--source", "manual", "--difficulty", "nightmare"], "'nightmare'"),
+    (["--source", "manual", "--windows"], "--model and --windows need a camera"),
+    (["--model", "other.onnx"], "not 'the default'"),
 ])
 def test_run_bad_options(tmp_path, capsys: pytest.CaptureFixture[str], args: list[str], words: str) -> None:
     assert main(["run", "--db", str(tmp_path / "s.sqlite"), "--new", *args]) == 2

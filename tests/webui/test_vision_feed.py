@@ -95,3 +95,18 @@ def test_reports_taken_back_or_corrected_at_the_dashboard_are_so_in_the_pipeline
         assert mine == ["deal p1 F-G28"] and feed.pipeline.referee.state.players[0].cards[0].id == "F-G28"
     finally:
         feed.close()
+
+
+def test_a_feed_detecting_where_frames_moved_is_reopened_so(first_frame: Path) -> None:
+    from webui.feeds import reopen
+    from webui.vision_feed import VisionFeed
+
+    feed = VisionFeed(str(first_frame), GameConfig("fuse", 2), windows=True)
+    feed.close()
+    state = feed.state()
+    assert state["windows"] is True and state["model"] is None
+    again = reopen(state, GameConfig("fuse", 2))
+    try:
+        assert isinstance(again, VisionFeed) and again.windows and again.pipeline.gate.parts
+    finally:
+        again.close()

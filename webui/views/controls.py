@@ -132,7 +132,7 @@ def setup():
         if not source:
             bad("no camera: start the server with --source CAMERA|FILE|URL to use one", 409)
         try:
-            feed = vision_feed(str(source), game_setup.config)
+            feed = vision_feed(str(source), game_setup.config, **t.settings.get("VISION", {}))
         except FeedError as exc:
             bad(str(exc), 409)
     else:
