@@ -4,11 +4,14 @@
 corners (~1.5 ms) and identifying (~20 ms) a card is done once: while a card's box stays put (IoU over
 ``STILL_IOU`` with the box it was identified in) its corners, identity and chip spots are reused, so a settled
 table costs well under a millisecond per frame. An unknown card is retried every ``RETRY_FRAMES`` frames (a hand
-over it may have left), every frame where a card was named before in its place (see ``FORGET_FRAMES``).
+over it may have left), every frame where a card was named before in its place (see ``FORGET_FRAMES``). The
+readings of a card in its place vote on which way up it lies (``Turns``). Dice the locator is less sure of count
+only on chips (``ON_CHIP``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import cv2
@@ -18,7 +21,7 @@ from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
 from vision.identify import ACCEPT, MIN_SEEN, Identity
-from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation, chip_names
+from vision.observation import CardSeen, ChipSpot, DieSeen, Point, TableObservation, chip_names
 from vision.roles import RoleReader
 
 STILL_IOU = 0.9
@@ -45,6 +48,11 @@ SMALL = 0.35
 cards and card backs in view is no card (the dice bag, a shadow): every card is the same size, and fully visible
 ones measured at least 0.48 of the frame's median box on 12 rendered games (tilt, turns), the dark dice bag the
 locator took for a card 0.30."""
+ON_CHIP = 0.4
+"""A die the locator is less sure of than the layout's ``conf`` (0.25), but at least this share of it (0.1), is
+kept when it rests on a chip spot of a card in view, and dropped elsewhere: dice on cards are where the locator
+is least sure (a blue die on a navy board, a green one on a green chip), and a die-shaped find just where a die
+goes is rarely anything else. The detector must find that much (``detector_conf``)."""
 REACH = 1.3
 """A die rests on a chip when its box centre is within this many chip radii of the chip's spot."""
 FRONT_TYPES = ("bomb", "spark", "fuse", "role")
@@ -127,6 +135,34 @@ class _Known:
     """Last frame it was detected in."""
     name: CardSeen | None = None
     """The card last named in this place (kept while it shows unknown: a hand or dice over it)."""
+    turns: Turns | None = None
+    """Which way up the card named in this place lies."""
+
+
+def quarter_turn(corners: Sequence[Point] | np.ndarray, reference: np.ndarray) -> int:
+    """k such that ``corners`` are ``reference`` read from its k-th corner on (0: read the same way up), wherever
+    on the table each lies."""
+    c = np.asarray(corners, np.float32)
+    c, ref = c - c.mean(0), reference - reference.mean(0)
+    return min(range(4), key=lambda k: float(np.abs(np.roll(c, -k, 0) - ref).sum()))
+
+
+class Turns:
+    """Which way up a card named in one place lies, by a vote of its readings there (the latest breaks a tie): a
+    card does not turn in place without being lifted, while one reading can take it upside down (dice over the
+    print that tells its ends apart; on a card whose chips lie alike both ways up, its chips are then numbered
+    backwards)."""
+
+    def __init__(self, card: CardSeen) -> None:
+        self.card_id = card.card_id
+        self.reference = np.asarray(card.corners, np.float32)
+        self.votes = [0]
+
+    def vote(self, corners: Sequence[Point]) -> None:
+        self.votes.append(quarter_turn(corners, self.reference))
+
+    def majority(self) -> int:
+        return max(set(self.votes), key=lambda k: (self.votes.count(k), len(self.votes) - self.votes[::-1].index(k)))
 
 
 def _area(box: np.ndarray) -> float:
@@ -139,6 +175,15 @@ def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return bool(((centres >= box[:2]) & (centres <= box[2:])).all(1).any())
 
 
+def _overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Whether each of the (N, 4) boxes overlaps any of the (M, 4) others."""
+    if not len(others):
+        return np.zeros(len(boxes), bool)
+    w = np.minimum(boxes[:, None, 2], others[None, :, 2]) - np.maximum(boxes[:, None, 0], others[None, :, 0])
+    h = np.minimum(boxes[:, None, 3], others[None, :, 3]) - np.maximum(boxes[:, None, 1], others[None, :, 1])
+    return ((w > 0) & (h > 0)).any(1)
+
+
 def box_iou(a: np.ndarray, b: np.ndarray) -> float:
     w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
@@ -147,10 +192,22 @@ def box_iou(a: np.ndarray, b: np.ndarray) -> float:
     return inter / union if union > 0 else 0.0
 
 
-class TableLayout:
-    """Turns each frame's detections into a ``TableObservation``, remembering cards that have not moved."""
+def detector_conf(conf: float) -> float:
+    """The detector's threshold for a layout needing ``conf``: low enough for the dice it keeps on chips."""
+    return ON_CHIP * conf
 
-    def __init__(self, gallery: Gallery | None = None, edition: str | None = None) -> None:
+
+def located(detections: Detections) -> np.ndarray:
+    """How sure the locator is of each detection (a two-stage detector's confidence also has the reader's)."""
+    return detections.data.get("located", detections.confidence)
+
+
+class TableLayout:
+    """Turns each frame's detections into a ``TableObservation``, remembering cards that have not moved.
+    Detections under ``conf`` are dropped, but for dice on chips (``ON_CHIP``)."""
+
+    def __init__(self, gallery: Gallery | None = None, edition: str | None = None, conf: float = 0.25) -> None:
+        self.conf = conf
         self._gallery = gallery
         self._edition = edition
         self.roles = RoleReader(edition)
@@ -192,6 +249,16 @@ class TableLayout:
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
         return CardSeen(pts, kind, card_id, round(conf, 3), chips, likely), identity  # type: ignore[arg-type]
 
+    def _turned(self, card: CardSeen, turns: Turns) -> CardSeen:
+        """``card`` read the way up its place's vote says, its chip spots numbered that way."""
+        shift = turns.majority() - quarter_turn(card.corners, turns.reference)
+        if shift % 4 == 0 or not card.chips:
+            return card
+        corners = np.roll(np.asarray(card.corners, np.float32), shift, 0)
+        notation = self.gallery.notation(card.card_id or card.likely)  # type: ignore[arg-type]
+        pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
+        return replace(card, corners=pts, chips=chip_spots(notation, corners))  # type: ignore[arg-type]
+
     def _same_place(self, box: np.ndarray, kind: str, used: set[int]) -> int | None:
         """The remembered card this detection is (its box overlapping by ``SAME_IOU``, of its type), a named one
         first: a hand over a card changes its box for a moment and gets an unnamed entry of its own, while the
@@ -205,7 +272,7 @@ class TableLayout:
         self, frame: np.ndarray, detections: Detections, index: int = 0, elapsed: float = 0.0
     ) -> TableObservation:
         h, w = frame.shape[:2]
-        cards_in = detections.cards
+        cards_in = detections.cards[located(detections.cards) >= self.conf]
         cards: list[CardSeen] = []
         known: list[_Known] = []
         used: set[int] = set()
@@ -225,12 +292,17 @@ class TableLayout:
                 still = overlap >= STILL_IOU and old.last >= self._previous
                 if still and (old.card.card_id is not None or index - old.frame < retry):
                     cards.append(old.card)
-                    known.append(_Known(old.box, old.card, old.frame, index, name))
+                    known.append(_Known(old.box, old.card, old.frame, index, name, old.turns))
                     continue
             found = self._identify(frame, box, kind, float(conf))
             if found is None:
                 continue
             seen, identity = found
+            turns = old.turns if old is not None and name is not None and old.turns is not None \
+                and old.turns.card_id == name.card_id else None
+            if turns is not None and turns.card_id in (seen.card_id, seen.likely):
+                turns.vote(seen.corners)
+                seen = self._turned(seen, turns)
             # shown under its name in this place up to the last frame (a card shown unknown there may be another)
             in_sight = (old is not None and old.last >= self._previous
                         and name is not None and old.card.card_id == name.card_id)
@@ -239,9 +311,13 @@ class TableLayout:
                          or _carries_dice(box, detections.dice.xyxy))):
                 # in the same place as a card named before and still closest to it: it keeps its name though
                 # dice or a hand now cover the chips that told it from its twins
+                if turns is not None:
+                    name = self._turned(name, turns)
                 cards.append(name)
-                known.append(_Known(old.box, name, old.frame, index, name))  # type: ignore[union-attr]
+                known.append(_Known(old.box, name, old.frame, index, name, turns))  # type: ignore[union-attr]
                 continue
+            if seen.card_id is not None and (turns is None or turns.card_id != seen.card_id):
+                turns = Turns(seen)
             cards.append(seen)
             # an unknown card explained well by cards that do not include the one named in its place is another
             # card, put there as the named one left (the row card taken in a defuse): it takes no name from there.
@@ -249,7 +325,7 @@ class TableLayout:
             # cost p4s205 30 events and s11 9, a card under dice often looking like another.)
             if name is not None and seen.likely and identity is not None and name.card_id not in identity.near:
                 name = None
-            known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name))
+            known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name, turns))
         # a card named in this frame is nowhere else: a card slid on (dealt to the row) leaves no name behind
         # for the next card put in its old place to take
         shown = {card.card_id for card in cards if card.card_id}
@@ -261,8 +337,19 @@ class TableLayout:
                   and k.name.card_id not in shown]
         self._known = known
         self._previous = index
-        dice = assign_dice(tuple(cards), detections.dice)
-        return TableObservation(index, round(float(elapsed), 3), w, h, tuple(cards), dice)
+        return TableObservation(index, round(float(elapsed), 3), w, h, tuple(cards), self._dice(cards, detections.dice))
+
+    def _dice(self, cards: list[CardSeen], found: Detections) -> tuple[DieSeen, ...]:
+        """The sure dice on their chips or loose; then the less sure ones read surely (``ON_CHIP``) that rest on
+        a chip no sure die holds, overlapping none (a second box on a sure die)."""
+        sure = located(found) >= self.conf
+        dice = assign_dice(tuple(cards), found[sure])
+        maybe = ~sure & (found.confidence >= ON_CHIP * self.conf)
+        maybe &= ~_overlapping(found.xyxy, found.xyxy[sure])
+        if not maybe.any():
+            return dice
+        taken = {die.on for die in dice}
+        return dice + tuple(die for die in assign_dice(tuple(cards), found[maybe]) if die.on and die.on not in taken)
 
 
 def observe(frame: np.ndarray, detections: Detections, gallery: Gallery | None = None, index: int = 0,

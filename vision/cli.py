@@ -118,7 +118,8 @@ def register_score(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("--clock-start", type=float, default=0.0,
                        help="seconds into the video at which the countdown starts (default 0)")
     score.add_argument("--model", default=None, help="detector weights (default: the shipped model)")
-    score.add_argument("--conf", type=float, default=0.25, help="detector confidence threshold (default 0.25)")
+    score.add_argument("--conf", type=float, default=0.25,
+                       help="confidence a detection needs (default 0.25; a die on a chip: 0.4 of it)")
     score.add_argument("--windows", action="store_true",
                        help="detect only the part of a frame that moved: faster, but fewer events right (README)")
     score.add_argument("--oracle", action="store_true",

@@ -51,12 +51,15 @@ def default_workers() -> int:
 
 
 def detector_for(edition: str | None, model: str | None = None, conf: float = 0.25, workers: int = 1) -> Any:
-    """The detector of a game of ``edition`` (a FUSE table has no split dice to read), its network threads
-    shared out between ``workers`` frames at once."""
+    """The detector of a game of ``edition`` (a FUSE table has no split dice to read) for a card layout needing
+    ``conf`` (it finds less sure dice too: ``vision.cards.ON_CHIP``), its network threads shared out between
+    ``workers`` frames at once."""
+    from vision.cards import detector_conf
     from vision.detector import Detector, game_colours
 
     threads = max(1, (os.cpu_count() or 1) // workers)
-    return Detector(model, conf=conf, colours=game_colours(edition) if edition else None, threads=threads)
+    return Detector(model, conf=detector_conf(conf), colours=game_colours(edition) if edition else None,
+                    threads=threads)
 
 
 def detect_ahead(
@@ -122,7 +125,7 @@ class Pipeline:
             from vision.cards import TableLayout
 
             self._detector = detector_for(self.config.edition, self.model, self.conf, self.workers)
-            self._layout = TableLayout(edition=self.config.edition)
+            self._layout = TableLayout(edition=self.config.edition, conf=self.conf)
         return self._detector, self._layout
 
     @property

@@ -101,7 +101,7 @@ def video_observations(path: Path, model: str | None = None, conf: float = 0.25,
     ``windows`` one that moved is detected where it moved (``vision.motion``, ``vision.regions``)."""
     from vision.cards import TableLayout
 
-    layout = TableLayout(edition=edition)
+    layout = TableLayout(edition=edition, conf=conf)
     if detections is None:
         frames = _detected_frames(path, model, conf, edition, skip_still, windows)
     else:

@@ -265,3 +265,61 @@ def test_an_outline_far_longer_than_a_card_is_no_card() -> None:
         cv2.rectangle(frame, (x, y), (x + w, y + h), (170, 110, 60), -1)
         found[name] = find_corners(frame, (x - 2, y - 2, x + w + 2, y + h + 2))
     assert found["band"] is None and found["card"] is not None
+
+
+def test_a_card_read_upside_down_once_keeps_the_way_up_it_was_read_in_its_place(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A card does not turn in place without being lifted: read one way up twice, then once (dice over the print
+    that tells its ends apart) the other way up, its chips keep the numbers they had."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    layout = TableLayout(edition="fuse")
+    first = layout.observe(img, det, 0)
+    card = next(c for c in first.cards if c.card_id and len({s.centre for s in c.chips}) >= 2)  # not a stack
+    k = next(i for i, b in enumerate(det.xyxy) if np.allclose(np.mean(card.corners, 0), (b[:2] + b[2:]) / 2, atol=3))
+    gone = Detections(np.delete(det.xyxy, k, 0), np.delete(det.confidence, k), np.delete(det.class_id, k), det.names)
+    corners = np.array(card.corners, np.float32)
+    half_turn = cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, np.roll(corners, 2, 0)),
+                                    img.shape[1::-1])
+    inside = cv2.fillConvexPoly(np.zeros(img.shape[:2], np.uint8), corners.astype(np.int32), 1).astype(bool)
+    turned = np.where(inside[..., None], half_turn, img)  # the same card, the other way up, in the same place
+    alone = layout.gallery.matcher.match(turned, corners)
+    assert alone.card_id == card.card_id and alone.corners[0] == pytest.approx(corners[2], abs=3)
+
+    def chips_in(frame: np.ndarray, index: int) -> np.ndarray:
+        seen = next(c for c in layout.observe(frame, det, index).cards if c.card_id == card.card_id)
+        return np.array([s.centre for s in sorted(seen.chips, key=lambda s: s.chip)])
+
+    want = np.array([s.centre for s in sorted(card.chips, key=lambda s: s.chip)])
+    layout.observe(img, gone, 1)  # a hand over it: read afresh when it shows again
+    assert chips_in(img, 2) == pytest.approx(want, abs=3)
+    layout.observe(img, gone, 3)
+    assert chips_in(turned, 4) == pytest.approx(want, abs=3)
+
+
+def test_a_die_the_locator_is_unsure_of_counts_only_on_a_chip_and_read_surely(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Under the layout's confidence (0.25), a die the locator finds on a chip spot of a named card is kept if its
+    confidence with its reading stays over ``ON_CHIP`` of that; the same find loose on the table, read unsurely, or
+    on a chip a sure die holds, is dropped. Sure dice count anywhere."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    loose = [[40.0, 660.0, 60.0, 680.0], [80.0, 660.0, 100.0, 680.0]]  # bare table, far from every card
+    green6 = det.xyxy[det.class_name.index("green6")]
+    second = green6 + [0, 4, 0, 4]  # a second, less sure box on the sure green6, lower (a stack's bottom die)
+    names = det.class_name + ["red5", "red5", "green6"]
+    located = np.ones(len(names))
+    confidence = np.ones(len(names))
+    unsure = {"red5": 0.14, "blue1": 0.05}  # the reading's certainty times the locator's 0.15
+    for k, name in enumerate(det.class_name):
+        if name in unsure:
+            located[k], confidence[k] = 0.15, unsure[name]
+    located[-3], confidence[-3] = 0.15, 0.14  # the first loose die unsure, the second sure
+    located[-1], confidence[-1] = 0.15, 0.14
+    found = Detections(np.vstack([det.xyxy, loose, second]), confidence, [det.names.index(n) for n in names],
+                       det.names, data={"located": located})
+    dice = [(d.die, d.on, d.box[0:2]) for d in TableLayout(edition="fuse").observe(img, found).dice]
+    assert ("red5", ("F-G06", 1)) in [d[:2] for d in dice] and "blue1" not in [d[0] for d in dice]
+    assert [d for d in dice if d[1] is None] == [("red5", None, (80.0, 660.0))]
+    assert [d[:2] for d in dice if d[0] == "green6"] == [("green6", ("F-G06", 2))]
+    assert [d[2] for d in dice if d[0] == "green6"] == [pytest.approx(tuple(green6[:2]), abs=0.1)]
