@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from models.metrics import box_iou
 from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
@@ -175,21 +176,8 @@ def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return bool(((centres >= box[:2]) & (centres <= box[2:])).all(1).any())
 
 
-def _overlapping(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Whether each of the (N, 4) boxes overlaps any of the (M, 4) others."""
-    if not len(others):
-        return np.zeros(len(boxes), bool)
-    w = np.minimum(boxes[:, None, 2], others[None, :, 2]) - np.maximum(boxes[:, None, 0], others[None, :, 0])
-    h = np.minimum(boxes[:, None, 3], others[None, :, 3]) - np.maximum(boxes[:, None, 1], others[None, :, 1])
-    return ((w > 0) & (h > 0)).any(1)
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    return float(box_iou(a, b)[0, 0])
 
 
 def detector_conf(conf: float) -> float:
@@ -263,7 +251,7 @@ class TableLayout:
         """The remembered card this detection is (its box overlapping by ``SAME_IOU``, of its type), a named one
         first: a hand over a card changes its box for a moment and gets an unnamed entry of its own, while the
         card named there is remembered (``FORGET_FRAMES``) and is the one that shows again when the hand goes."""
-        overlaps = [(box_iou(known.box, box), known.name is not None, k) for k, known in enumerate(self._known)
+        overlaps = [(_iou(known.box, box), known.name is not None, k) for k, known in enumerate(self._known)
                     if k not in used and known.card.type == kind]
         same = [(named, overlap, k) for overlap, named, k in overlaps if overlap >= SAME_IOU]
         return max(same)[2] if same else None
@@ -282,7 +270,7 @@ class TableLayout:
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = self._same_place(box, kind, used)
             old = self._known[k] if k is not None else None
-            overlap = box_iou(old.box, box) if old is not None else 0.0
+            overlap = _iou(old.box, box) if old is not None else 0.0
             name = old.name if old is not None else None
             if name is None and _area(box) < small:
                 continue
@@ -345,7 +333,7 @@ class TableLayout:
         sure = located(found) >= self.conf
         dice = assign_dice(tuple(cards), found[sure])
         maybe = ~sure & (found.confidence >= ON_CHIP * self.conf)
-        maybe &= ~_overlapping(found.xyxy, found.xyxy[sure])
+        maybe &= ~(box_iou(found.xyxy, found.xyxy[sure]) > 0).any(1)
         if not maybe.any():
             return dice
         taken = {die.on for die in dice}

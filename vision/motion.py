@@ -86,6 +86,12 @@ class MotionGate:
         return self.change(image) is not None
 
 
+def gate_for(skip_still: bool = True, windows: bool = False) -> MotionGate | None:
+    """The pipeline's gate: none (every frame detected whole) without ``skip_still``; with ``windows`` one that
+    gives the part of a frame that moved. (Here, so that the evaluation's cache, keyed by this module, sees it.)"""
+    return MotionGate(parts=windows) if skip_still else None
+
+
 def to_detect(gate: MotionGate | None, image: np.ndarray, kept: object) -> Box | None:
     """The part of ``image`` the detector must see: all of it without a gate or with no detections ``kept`` yet,
     else what changed (None: nothing, the frame is still)."""

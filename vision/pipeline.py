@@ -31,7 +31,7 @@ from rules.clock import ManualClock
 from rules.config import GameConfig
 from rules.referee import Event, Referee
 from vision.interpret import Interpreter, InterpreterSettings
-from vision.motion import MotionGate, to_detect
+from vision.motion import MotionGate, gate_for, to_detect
 from vision.observation import TableObservation
 from vision.regions import detect_change
 from vision.sources import Frame
@@ -110,7 +110,7 @@ class Pipeline:
     ) -> None:
         self.config, self.model, self.conf, self.workers = config, model, conf, max(1, workers)
         # still frames keep the detections of the last detected one; with windows, so do the parts not moved
-        self.gate = MotionGate(parts=windows) if skip_still else None
+        self.gate = gate_for(skip_still, windows)
         self._found: Any = None
         self.tracker = Tracker(tracker)
         self.interpreter = Interpreter(Referee(config, ManualClock()), interpreter)

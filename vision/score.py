@@ -21,7 +21,7 @@ from rules.config import GameConfig
 from rules.errors import RulesError
 from vision.errors import VisionError
 from vision.interpret import Interpreter, InterpreterSettings
-from vision.motion import MotionGate
+from vision.motion import gate_for
 from vision.observation import TableObservation
 from vision.tracker import Tracker, TrackerSettings
 
@@ -123,8 +123,8 @@ def _detected_frames(path: Path, model: str | None, conf: float, edition: str | 
     from vision.pipeline import default_workers, detect_ahead, detector_for
 
     workers = default_workers()
-    gate = MotionGate(parts=windows) if skip_still else None
-    return detect_ahead(detector_for(edition, model, conf, workers), _frames(path), workers, gate)
+    return detect_ahead(detector_for(edition, model, conf, workers), _frames(path), workers,
+                        gate_for(skip_still, windows))
 
 
 def _frames(path: Path) -> Iterator[Any]:
