@@ -21,7 +21,7 @@ from models.metrics import box_iou
 from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
-from vision.identify import ACCEPT, MIN_SEEN, Identity
+from vision.identify import ACCEPT, COVERED, MIN_SEEN, Identity
 from vision.observation import CardSeen, ChipSpot, DieSeen, Point, TableObservation, chip_names
 from vision.roles import RoleReader
 
@@ -54,6 +54,9 @@ ON_CHIP = 0.4
 kept when it rests on a chip spot of a card in view, and dropped elsewhere: dice on cards are where the locator
 is least sure (a blue die on a navy board, a green one on a green chip), and a die-shaped find just where a die
 goes is rarely anything else. The detector must find that much (``detector_conf``)."""
+PRINT_FIT = COVERED
+"""A less sure die on a chip whose cells the card's print explains this well (mean residual, ``identify``) is the
+print read as a die: a die put on the chip covers the print."""
 REACH = 1.3
 """A die rests on a chip when its box centre is within this many chip radii of the chip's spot."""
 FRONT_TYPES = ("bomb", "spark", "fuse", "role")
@@ -325,9 +328,10 @@ class TableLayout:
                   and k.name.card_id not in shown]
         self._known = known
         self._previous = index
-        return TableObservation(index, round(float(elapsed), 3), w, h, tuple(cards), self._dice(cards, detections.dice))
+        dice = self._dice(frame, cards, detections.dice)
+        return TableObservation(index, round(float(elapsed), 3), w, h, tuple(cards), dice)
 
-    def _dice(self, cards: list[CardSeen], found: Detections) -> tuple[DieSeen, ...]:
+    def _dice(self, frame: np.ndarray, cards: list[CardSeen], found: Detections) -> tuple[DieSeen, ...]:
         """The sure dice on their chips or loose; then the less sure ones read surely (``ON_CHIP``) that rest on
         a chip no sure die holds, overlapping none (a second box on a sure die)."""
         sure = located(found) >= self.conf
@@ -337,7 +341,20 @@ class TableLayout:
         if not maybe.any():
             return dice
         taken = {die.on for die in dice}
-        return dice + tuple(die for die in assign_dice(tuple(cards), found[maybe]) if die.on and die.on not in taken)
+        return dice + tuple(die for die in assign_dice(tuple(cards), found[maybe])
+                            if die.on and die.on not in taken and not self._printed(frame, cards, die))
+
+    def _printed(self, frame: np.ndarray, cards: list[CardSeen], die: DieSeen) -> bool:
+        """A less sure die on a chip that the card's own print explains there: the print (a die drawn on the chip)
+        read as a die, not a die put down (which would cover the print)."""
+        card_id, chip = die.on  # type: ignore[misc]
+        for card, name in zip(cards, chip_names(tuple(cards))):
+            spot = next((s for s in card.chips if s.chip == chip), None) if name == card_id else None
+            if spot is not None:
+                residual = self.gallery.matcher.residual_at(frame, np.asarray(card.corners), card_id, spot.centre,
+                                                            spot.radius)
+                return residual <= PRINT_FIT
+        return False
 
 
 def observe(frame: np.ndarray, detections: Detections, gallery: Gallery | None = None, index: int = 0,

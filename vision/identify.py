@@ -234,6 +234,26 @@ class Matcher:
             weight = (r <= np.partition(r, keep - 1, axis=1)[:, keep - 1 : keep]).astype(np.float32)
         return r, pick
 
+    def residual_at(self, frame: np.ndarray, corners: np.ndarray, card_id: str, centre: tuple[float, float],
+                    radius: float) -> float:
+        """Mean residual, after ``card_id``'s fit to the face, of the face's cells within ``radius`` frame pixels of
+        ``centre``: under ``COVERED`` the card's own print explains that spot (nothing lies on it); inf when the
+        face is too far from that card to fit it."""
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        r, pick = self.residuals(face_grid(frame, c))
+        rows = [k for k, i in enumerate(pick) if self.ids[int(i)] == card_id]
+        if not rows:
+            return float("inf")
+        box = np.array([[0, 0], [GRID_W, 0], [GRID_W, GRID_H], [0, GRID_H]], np.float32)
+        to_grid = cv2.getPerspectiveTransform(c, box)
+        ring = [(centre[0] + dx * radius, centre[1] + dy * radius)
+                for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
+        pts = cv2.perspectiveTransform(np.array([ring], np.float32), to_grid)[0]
+        reach = max(float(np.linalg.norm(pts[1:] - pts[0], axis=1).mean()), CELL / 2)
+        ys, xs = np.mgrid[CELL / 2 : GRID_H : CELL, CELL / 2 : GRID_W : CELL]
+        near = (np.hypot(xs - pts[0, 0], ys - pts[0, 1]) <= reach).ravel()
+        return float(r[rows[0]][near].mean()) if near.any() else float("inf")
+
     def _read(self, grid: np.ndarray, level: int = 0) -> Reading:
         r, pick = self.residuals(grid, level)
         score = np.minimum(r, CAP).mean(1)

@@ -456,12 +456,13 @@ class Resync:
                    if k[0] in known)
 
     def _stand_in(self, change: Change) -> str | None:
-        """An unknown card dealt (a role card too) or turned up into the row: the game cannot go on without a card
-        there, so it is reported as a stand-in, an unseen card of its type that keeps the deal as it is (the card
-        layout never names it later, but the later dealing and the dice on the known cards then still make sense).
+        """An unknown card dealt (a role card too), turned up into the row or drawn as a spark: the game cannot go on
+        without a card there, so it is reported as a stand-in, an unseen card of its type that keeps the deal as it
+        is (the card layout never names it later, but the later dealing and the dice on the known cards then still
+        make sense).
         The candidates are the game's own chance outcomes for what it waits for."""
         task = self.state.tasks[0]
-        if task[0] not in ("deal", "reveal", "role") or not change.type:
+        if task[0] not in ("deal", "reveal", "role", "spark") or not change.type:
             return None
         # a card turning up where the dealer set cards aside is one set aside: its stand-in must be one too
         aside = task[0] == "deal" and self.zones.set_aside(task[1], change.where)

@@ -323,3 +323,30 @@ def test_a_die_the_locator_is_unsure_of_counts_only_on_a_chip_and_read_surely(sa
     assert [d for d in dice if d[1] is None] == [("red5", None, (80.0, 660.0))]
     assert [d[:2] for d in dice if d[0] == "green6"] == [("green6", ("F-G06", 2))]
     assert [d[2] for d in dice if d[0] == "green6"] == [pytest.approx(tuple(green6[:2]), abs=0.1)]
+
+
+def test_a_die_the_locator_is_unsure_of_on_a_bare_chip_is_the_print(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A less sure find on a chip where nothing lies (the chip's print, a die drawn on the card, taken for a die)
+    is dropped: the card's own print explains that spot. The less sure die really on a chip is kept."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    layout = TableLayout(edition="fuse")
+    seen = layout.observe(img, det)
+    held = {d.on for d in seen.dice}
+    bare = [(card.card_id, spot) for card in seen.cards if card.card_id for spot in card.chips
+            if (card.card_id, spot.chip) not in held]
+    assert bare
+    prints = [[s.centre[0] - s.radius, s.centre[1] - s.radius, s.centre[0] + s.radius, s.centre[1] + s.radius]
+              for _, s in bare]
+    names = (*det.names, "red3") if "red3" not in det.names else det.names
+    located = np.ones(len(det) + len(prints))
+    confidence = np.ones(len(located))
+    located[len(det):], confidence[len(det):] = 0.15, 0.14  # the prints, and the real red5: found less surely
+    red5 = det.class_name.index("red5")
+    located[red5], confidence[red5] = 0.15, 0.14
+    found = Detections(np.vstack([det.xyxy, prints]), confidence,
+                       [*det.class_id, *[names.index("red3")] * len(prints)], names, data={"located": located})
+    dice = [(d.die, d.on) for d in TableLayout(edition="fuse").observe(img, found).dice]
+    assert ("red5", ("F-G06", 1)) in dice
+    assert "red3" not in [d[0] for d in dice], (bare, dice)

@@ -275,3 +275,21 @@ def test_a_die_settling_while_sparks_are_owed_takes_back_the_done_and_the_spark_
     actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup) - 2:]
     assert actions == ["place yellow1 C-G50:2", "done", "spark p1 S-G05"], actions
     assert referee.violations == []
+
+
+SPARKS_OWED = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
+               "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
+               "roll yellow1 blue5 yellow2 black1", "place yellow2 C-G50:1", "place blue5 C-G40:1", "done")
+"""Countdown, two players, each owing a spark per die not taken: p1 took one, p2 one (yellow1 went onto C-G50:2
+unseen), so each owes one and p1 draws first."""
+
+
+def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> None:
+    referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
+    assert referee.state.tasks[0] == ("spark", 0)
+    drawn = Change("card+", 120, 20.0, "?1", where=(300.0, 650.0), type="spark", size=80.0)
+    _run_from(interp, [drawn], 20.0, 30.0)
+    assert referee.events[-1].action.startswith("spark p1 S-") and referee.events[-1].accepted
+    assert referee.state.tasks[0] == ("spark", 1)
+    assert any("unknown spark card" in c.question and "taken as" in c.question for c in interp.confirms)
+
