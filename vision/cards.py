@@ -333,7 +333,8 @@ class TableLayout:
 
     def _dice(self, frame: np.ndarray, cards: list[CardSeen], found: Detections) -> tuple[DieSeen, ...]:
         """The sure dice on their chips or loose; then the less sure ones read surely (``ON_CHIP``) that rest on
-        a chip no sure die holds, overlapping none (a second box on a sure die)."""
+        a chip no sure die holds, overlapping none (a second box on a sure die), where the chip's print does not
+        show (``PRINT_FIT``)."""
         sure = located(found) >= self.conf
         dice = assign_dice(tuple(cards), found[sure])
         maybe = ~sure & (found.confidence >= ON_CHIP * self.conf)
