@@ -293,3 +293,15 @@ def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> No
     assert referee.state.tasks[0] == ("spark", 1)
     assert any("unknown spark card" in c.question and "taken as" in c.question for c in interp.confirms)
 
+
+
+def test_a_bomb_card_turning_up_while_a_spark_is_owed_is_not_asked_about_as_the_spark() -> None:
+    """A bomb card turning up while the game waits for a spark drawn (a row card revealed: the game is out of
+    step) is no spark: it waits for the game to want it, and the question says what was seen."""
+    referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
+    before = len(referee.events)
+    _run_from(interp, [Change("card+", 120, 20.0, "C-G03", where=(700.0, 150.0), type="bomb", size=80.0)],
+              20.0, 30.0)
+    assert len(referee.events) == before and referee.state.tasks[0] == ("spark", 0)
+    assert [(c.question, c.action) for c in interp.confirms] == [
+        ("card C-G03 turned up at 20.00 s, but the game waits for a spark card drawn", "")]
