@@ -337,7 +337,7 @@ class TableLayout:
         show (``PRINT_FIT``)."""
         sure = located(found) >= self.conf
         dice = assign_dice(tuple(cards), found[sure])
-        maybe = ~sure & (found.confidence >= ON_CHIP * self.conf)
+        maybe = ~sure & (found.confidence >= detector_conf(self.conf))
         maybe &= ~(box_iou(found.xyxy, found.xyxy[sure]) > 0).any(1)
         if not maybe.any():
             return dice

@@ -199,17 +199,19 @@ class Matcher:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def residuals(self, grid: np.ndarray, level: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    def residuals(self, grid: np.ndarray, level: int = 0,
+                  among: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(K, CELLS) mean squared residual per cell of the face against the ``SHORTLIST`` nearest known cards
-        after each one's robust gain/offset fit, and their (K,) indices; ``level`` 0 compares the known cards
-        at the face's blur, ``level`` k at ``SOFTER[k - 1]``."""
+        (or the cards ``among``) after each one's robust gain/offset fit, and their (K,) indices; ``level`` 0
+        compares the known cards at the face's blur, ``level`` k at ``SOFTER[k - 1]``."""
         q = normalised_cells(grid)
-        n, npx = len(self.ids), CELL * CELL
-        sq, sqq = q.sum(2), (q**2).sum(2)  # (CELLS, 3)
         cells = self._levels[level]
-        sqg = np.matmul(cells.gt, q.reshape(CELLS * 3, npx, 1))[..., 0].reshape(CELLS, 3, n).transpose(2, 0, 1)
-        pick = np.arange(n)
-        sg, sgg = cells.sg, cells.sgg
+        pick = np.arange(len(self.ids)) if among is None else np.asarray(among)
+        gt, sg, sgg = (cells.gt, cells.sg, cells.sgg) if among is None else (
+            cells.gt[:, pick], cells.sg[pick], cells.sgg[pick])
+        n, npx = len(pick), CELL * CELL
+        sq, sqq = q.sum(2), (q**2).sum(2)  # (CELLS, 3)
+        sqg = np.matmul(gt, q.reshape(CELLS * 3, npx, 1))[..., 0].reshape(CELLS, 3, n).transpose(2, 0, 1)
         weight = np.ones((n, CELLS), np.float32)
         keep = int(round(KEEP * CELLS))
         for it in range(ITERATIONS):
@@ -237,13 +239,12 @@ class Matcher:
     def residual_at(self, frame: np.ndarray, corners: np.ndarray, card_id: str, centre: tuple[float, float],
                     radius: float) -> float:
         """Mean residual, after ``card_id``'s fit to the face, of the face's cells within ``radius`` frame pixels of
-        ``centre``: under ``COVERED`` the card's own print explains that spot (nothing lies on it); inf when the
-        face is too far from that card to fit it."""
-        c = np.asarray(corners, np.float32).reshape(4, 2)
-        r, pick = self.residuals(face_grid(frame, c))
-        rows = [k for k, i in enumerate(pick) if self.ids[int(i)] == card_id]
-        if not rows:
+        ``centre``: under ``COVERED`` the card's own print explains that spot (nothing lies on it); inf for a card
+        not known."""
+        if card_id not in self.ids:
             return float("inf")
+        c = np.asarray(corners, np.float32).reshape(4, 2)
+        r, _ = self.residuals(face_grid(frame, c), among=[self.ids.index(card_id)])
         box = np.array([[0, 0], [GRID_W, 0], [GRID_W, GRID_H], [0, GRID_H]], np.float32)
         to_grid = cv2.getPerspectiveTransform(c, box)
         ring = [(centre[0] + dx * radius, centre[1] + dy * radius)
@@ -252,7 +253,7 @@ class Matcher:
         reach = max(float(np.linalg.norm(pts[1:] - pts[0], axis=1).mean()), CELL / 2)
         ys, xs = np.mgrid[CELL / 2 : GRID_H : CELL, CELL / 2 : GRID_W : CELL]
         near = (np.hypot(xs - pts[0, 0], ys - pts[0, 1]) <= reach).ravel()
-        return float(r[rows[0]][near].mean()) if near.any() else float("inf")
+        return float(r[0][near].mean()) if near.any() else float("inf")
 
     def _read(self, grid: np.ndarray, level: int = 0) -> Reading:
         r, pick = self.residuals(grid, level)

@@ -305,3 +305,13 @@ def test_a_bomb_card_turning_up_while_a_spark_is_owed_is_not_asked_about_as_the_
     assert len(referee.events) == before and referee.state.tasks[0] == ("spark", 0)
     assert [(c.question, c.action) for c in interp.confirms] == [
         ("card C-G03 turned up at 20.00 s, but the game waits for a spark card drawn", "")]
+
+
+def test_a_card_of_another_catalog_turning_up_while_a_spark_is_owed_is_asked_about() -> None:
+    """A FUSE card enrolled and seen on a Countdown table: never reported, only asked about."""
+    referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
+    before = len(referee.events)
+    _run_from(interp, [Change("card+", 120, 20.0, "F-G21", where=(700.0, 150.0), type="spark", size=80.0)],
+              20.0, 30.0)
+    assert all(not e.accepted for e in referee.events[before:]) and referee.state.tasks[0] == ("spark", 0)
+    assert any("F-G21" in c.question for c in interp.confirms)
