@@ -204,7 +204,10 @@ class Matcher:
         """(K, CELLS) mean squared residual per cell of the face against the ``SHORTLIST`` nearest known cards
         (or the cards ``among``) after each one's robust gain/offset fit, and their (K,) indices; ``level`` 0
         compares the known cards at the face's blur, ``level`` k at ``SOFTER[k - 1]``."""
-        q = normalised_cells(grid)
+        return self._fit(normalised_cells(grid), level, among)
+
+    def _fit(self, q: np.ndarray, level: int = 0, among: list[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """``residuals`` of a face's ``normalised_cells``."""
         cells = self._levels[level]
         pick = np.arange(len(self.ids)) if among is None else np.asarray(among)
         gt, sg, sgg = (cells.gt, cells.sg, cells.sgg) if among is None else (
@@ -255,16 +258,17 @@ class Matcher:
         near = (np.hypot(xs - pts[0, 0], ys - pts[0, 1]) <= reach).ravel()
         return float(r[0][near].mean()) if near.any() else float("inf")
 
-    def _read(self, grid: np.ndarray, level: int = 0) -> Reading:
-        r, pick = self.residuals(grid, level)
+    def _read(self, q: np.ndarray, level: int = 0) -> Reading:
+        """The reading of a face's ``normalised_cells`` against the known cards at blur ``level``."""
+        r, pick = self._fit(q, level)
         score = np.minimum(r, CAP).mean(1)
         order = np.argsort(score)
         return float(score[order[0]]), r[order], score[order], pick[order]
 
-    def _read_at_fitting_blur(self, grid: np.ndarray, sharp: Reading | None = None) -> Reading:
-        """The reading at the blur of the known cards (``BLUR`` or one of ``SOFTER``) that fits the face best;
-        ``sharp``: the reading at ``BLUR`` when it is already known."""
-        reads = [sharp or self._read(grid)] + [self._read(grid, level) for level in range(1, len(self._levels))]
+    def _read_at_fitting_blur(self, q: np.ndarray, sharp: Reading | None = None) -> Reading:
+        """The reading of a face's ``normalised_cells`` at the blur of the known cards (``BLUR`` or one of
+        ``SOFTER``) that fits it best; ``sharp``: the reading at ``BLUR`` when it is already known."""
+        reads = [sharp or self._read(q)] + [self._read(q, level) for level in range(1, len(self._levels))]
         return min(reads, key=lambda read: read[0])
 
     def refine(self, frame: np.ndarray, corners: np.ndarray, card: int, seen: np.ndarray) -> np.ndarray | None:
@@ -297,10 +301,11 @@ class Matcher:
             return Identity(None, 0.0, c, np.inf, np.inf, 0.0)
         grids = [face_grid(frame, c), face_grid(frame, np.roll(c, -1, 0))]
         grids += [np.ascontiguousarray(g[::-1, ::-1]) for g in grids]  # turned by 180°: the same pixels
-        reads = [self._read(grid) for grid in grids]
+        cells = [normalised_cells(grid) for grid in grids]
+        reads = [self._read(q) for q in cells]
         k_best = min(range(4), key=lambda k: reads[k][0])
         best = (*reads[k_best], np.roll(c, -k_best, 0))
-        rough = self._read_at_fitting_blur(grids[k_best], reads[k_best])
+        rough = self._read_at_fitting_blur(cells[k_best], reads[k_best])
         first = self._decide(*rough, best[4], ROUGH_ACCEPT, ROUGH_STEP)
         if not REFINE or first.seen < MIN_SEEN:
             return first
@@ -309,7 +314,7 @@ class Matcher:
             return first
         # the face lined up with the best card: a clean view of it now leaves almost no residual, while a
         # different print (an unenrolled twin, another board) still does, so the strict ACCEPT holds
-        lined_up = self._decide(*self._read_at_fitting_blur(face_grid(frame, nudged)), nudged)
+        lined_up = self._decide(*self._read_at_fitting_blur(normalised_cells(face_grid(frame, nudged))), nudged)
         # corners lined up with a card not named could be pulled towards the wrong print: keep them as found
         return lined_up if lined_up.card_id is not None else replace(lined_up, corners=best[4])
 
