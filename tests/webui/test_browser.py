@@ -80,6 +80,29 @@ def test_dashboard_controls_use_the_token_from_the_address(server: Server) -> No
         server.wait_for(lambda s: s["clock"]["running"], timeout=5)
 
 
+def test_a_late_answer_to_the_first_fetch_does_not_undo_a_newer_streamed_state(server: Server) -> None:
+    """A page fetches the state once and follows the stream: when the stream's newer state (a pause, say) comes
+    before the fetch's answer, the older answer is dropped, not shown over it."""
+    with Chromium(800, 600) as browser:
+        page = browser.open(f"{server.url}overlay")
+        page.wait_for("!!window.FR")
+        page.eval("""(() => {
+            window.seen = [];
+            let answer;
+            window.fetch = () => new Promise(done => { answer = () => done({json: () => {
+                window.answered = true; return {game: {id: 1}, version: 7}; }}); });
+            window.EventSource = class { constructor() { window.stream = this; this.on = {}; }
+                                         addEventListener(kind, f) { this.on[kind] = f; } };
+            FR.follow(s => window.seen.push(s.version));
+            window.stream.on.state({data: JSON.stringify({game: {id: 1}, version: 8})});
+            answer();
+        })()""")
+        page.wait_for("window.answered === true")
+        page.wait_for("window.seen.length > 0")
+        assert page.eval("window.seen") == [8]
+        page.eval("window.stream.on.state({data: JSON.stringify({game: {id: 2}, version: 1})})")  # a new game
+        assert page.eval("window.seen") == [8, 1]
+
 def test_setup_page_starts_a_new_game(tmp_path: Path) -> None:
     with Server(["--source", "manual"], tmp_path / "s.sqlite") as server, Chromium(1400, 1000) as browser:
         page = browser.open(f"{server.url}setup?token={server.token}")

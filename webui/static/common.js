@@ -38,13 +38,27 @@
     };
   }
   // State messages: server-sent events, with the JSON state fetched once at start (and again on reconnect).
+  // The fetch and the stream race: a state older than one already shown (the same game, a lower version) is
+  // dropped, or a fetch answered late would put back a clock the stream had already shown paused.
   function follow(onState, onReconnect) {
-    fetch('/api/state').then(r => r.json()).then(onState).catch(() => {});
+    let shown = null;
+    const take = s => {
+      if (shown && s.game.id === shown.game && s.version < shown.version) return;
+      shown = {game: s.game.id, version: s.version};
+      onState(s);
+    };
+    fetch('/api/state').then(r => r.json()).then(take).catch(() => {});
     const source = new EventSource('/api/stream');
-    source.addEventListener('state', ev => onState(JSON.parse(ev.data)));
+    source.addEventListener('state', ev => take(JSON.parse(ev.data)));
     let lost = false;
     source.addEventListener('error', () => { lost = true; });
-    source.addEventListener('open', () => { if (lost && onReconnect) onReconnect(); lost = false; });
+    source.addEventListener('open', () => {
+      if (lost) {
+        shown = null;  // a restarted server counts versions from 0 again
+        if (onReconnect) onReconnect();
+      }
+      lost = false;
+    });
     return source;
   }
   function esc(text) { const d = document.createElement('div'); d.textContent = String(text); return d.innerHTML; }
