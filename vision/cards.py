@@ -342,20 +342,18 @@ class TableLayout:
         if not maybe.any():
             return dice
         taken = {die.on for die in dice}
-        return dice + tuple(die for die in assign_dice(tuple(cards), found[maybe])
-                            if die.on and die.on not in taken and not self._printed(frame, cards, die))
-
-    def _printed(self, frame: np.ndarray, cards: list[CardSeen], die: DieSeen) -> bool:
-        """A less sure die on a chip that the card's own print explains there: the print (a die drawn on the chip)
-        read as a die, not a die put down (which would cover the print)."""
-        card_id, chip = die.on  # type: ignore[misc]
+        spots: dict[tuple[str, int], tuple[CardSeen, ChipSpot]] = {}
         for card, name in zip(cards, chip_names(tuple(cards))):
-            spot = next((s for s in card.chips if s.chip == chip), None) if name == card_id else None
-            if spot is not None:
-                residual = self.gallery.matcher.residual_at(frame, np.asarray(card.corners), card_id, spot.centre,
-                                                            spot.radius)
-                return residual <= PRINT_FIT
-        return False
+            for spot in card.chips if name else ():
+                spots.setdefault((name, spot.chip), (card, spot))  # type: ignore[arg-type]
+        return dice + tuple(die for die in assign_dice(tuple(cards), found[maybe])
+                            if die.on and die.on not in taken and not self._printed(frame, die.on, *spots[die.on]))
+
+    def _printed(self, frame: np.ndarray, on: tuple[str, int], card: CardSeen, spot: ChipSpot) -> bool:
+        """A less sure die on chip ``on`` (``spot`` of ``card``) that the card's own print explains there: the print
+        (a die drawn on the chip) read as a die, not a die put down (which would cover the print)."""
+        residual = self.gallery.matcher.residual_at(frame, np.asarray(card.corners), on[0], spot.centre, spot.radius)
+        return residual <= PRINT_FIT
 
 
 def observe(frame: np.ndarray, detections: Detections, gallery: Gallery | None = None, index: int = 0,

@@ -38,6 +38,7 @@ from vision.corners import rectify
 GRID_W, GRID_H = 128, 96
 CELL = 8
 CELLS = (GRID_W // CELL) * (GRID_H // CELL)
+GRID_CORNERS = np.array([[0, 0], [GRID_W, 0], [GRID_W, GRID_H], [0, GRID_H]], np.float32)
 DESCRIPTOR_VERSION = 1
 """Bump when the stored grid changes: cached galleries and enrolled cards are recomputed or refused (the
 matcher's normalisation is computed from the stored grids, so changing it needs no bump)."""
@@ -248,8 +249,7 @@ class Matcher:
             return float("inf")
         c = np.asarray(corners, np.float32).reshape(4, 2)
         r, _ = self.residuals(face_grid(frame, c), among=[self.ids.index(card_id)])
-        box = np.array([[0, 0], [GRID_W, 0], [GRID_W, GRID_H], [0, GRID_H]], np.float32)
-        to_grid = cv2.getPerspectiveTransform(c, box)
+        to_grid = cv2.getPerspectiveTransform(c, GRID_CORNERS)
         ring = [(centre[0] + dx * radius, centre[1] + dy * radius)
                 for dx, dy in ((0, 0), (1, 0), (-1, 0), (0, 1), (0, -1))]
         pts = cv2.perspectiveTransform(np.array([ring], np.float32), to_grid)[0]
@@ -284,7 +284,7 @@ class Matcher:
                                  mask.astype(np.uint8) * 255, 1)
         except cv2.error:
             return None
-        box = np.array([[0, 0], [GRID_W, 0], [GRID_W, GRID_H], [0, GRID_H]], np.float32) - 0.5
+        box = GRID_CORNERS - 0.5
         moved = cv2.perspectiveTransform(box[None], warp)[0]
         if not np.isfinite(moved).all() or np.abs(moved - box).max() > NUDGE:
             return None

@@ -357,8 +357,7 @@ class Interpreter(Resync):
         verb = {"deal": "deal", "reveal": "reveal", "spark": "spark", "role": "role"}.get(task[0])
         if verb is None:
             return self._infer_unseen(change, "spark") or self._infer_unseen(change, "reveal")
-        card = self.state.game.cards.get(change.card)
-        if verb == "spark" and card is not None and card.kind != "spark":
+        if verb == "spark" and (card := self.state.game.cards.get(change.card)) is not None and card.kind != "spark":
             return False  # a bomb or fuse card is no spark drawn: it waits for the game to want it (a reveal)
         self._done(change)
         who = f" p{task[1] + 1}" if verb in ("deal", "spark", "role") else ""
