@@ -4,9 +4,9 @@
 corners (~1.5 ms) and identifying (~20 ms) a card is done once: while a card's box stays put (IoU over
 ``STILL_IOU`` with the box it was identified in) its corners, identity and chip spots are reused, so a settled
 table costs well under a millisecond per frame. An unknown card is retried every ``RETRY_FRAMES`` frames (a hand
-over it may have left), every frame where a card was named before in its place (see ``FORGET_FRAMES``). The
-readings of a card in its place vote on which way up it lies (``Turns``). Dice the locator is less sure of count
-only on chips (``ON_CHIP``).
+over it may have left), ``RETRIES_PER_FRAME`` cards a frame at most, and every frame where a card was named before
+in its place (see ``FORGET_FRAMES``). The readings of a card in its place vote on which way up it lies
+(``Turns``). Dice the locator is less sure of count only on chips (``ON_CHIP``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,10 @@ SAME_IOU = 0.5
 change in place without being lifted (its box gone for a frame at least), while the dice and hands over it can
 change its box and hide what names it."""
 RETRY_FRAMES = 10
+RETRIES_PER_FRAME = 1
+"""Unknown card fronts lying still read again in one frame at most, the longest unread first: a table of cards
+that cannot be named (a deck not enrolled) costs a reading or so a frame, not one per card every ``RETRY_FRAMES``
+(live, where frames are skipped, several readings a frame)."""
 FORGET_FRAMES = 60
 """A named card missing from the detections (a hand over it) is remembered this many frames. When a card shows
 in the place of a card named before and comes back unknown, it keeps that name if the gallery's closest card to
@@ -259,6 +263,10 @@ class TableLayout:
         same = [(named, overlap, k) for overlap, named, k in overlaps if overlap >= SAME_IOU]
         return max(same)[2] if same else None
 
+    def _still(self, old: _Known, box: np.ndarray) -> bool:
+        """Whether a remembered card, detected last frame, lies where it was identified."""
+        return old.last >= self._previous and _iou(old.box, box) >= STILL_IOU
+
     def observe(
         self, frame: np.ndarray, detections: Detections, index: int = 0, elapsed: float = 0.0
     ) -> TableObservation:
@@ -270,22 +278,29 @@ class TableLayout:
         sizes = [_area(k.box) for k in self._known if k.card.card_id]
         sizes += [_area(box) for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
         small = SMALL * float(np.median(sizes)) if sizes else 0.0
+        placed: list[tuple[np.ndarray, str, float, _Known | None]] = []
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = self._same_place(box, kind, used)
             old = self._known[k] if k is not None else None
-            overlap = _iou(old.box, box) if old is not None else 0.0
-            name = old.name if old is not None else None
-            if name is None and _area(box) < small:
+            if (old is None or old.name is None) and _area(box) < small:
                 continue
-            if old is not None:
-                used.add(k)  # type: ignore[arg-type]
+            if k is not None:
+                used.add(k)
+            placed.append((box, kind, float(conf), old))
+        # unknown cards lying still are read again in turn, the longest unread first, a few a frame
+        due = sorted((old.frame, i) for i, (box, kind, _, old) in enumerate(placed)
+                     if kind in FRONT_TYPES and old is not None and old.name is None and old.card.card_id is None
+                     and self._still(old, box) and index - old.frame >= RETRY_FRAMES)
+        deferred = {i for _, i in due[RETRIES_PER_FRAME:]}
+        for i, (box, kind, conf, old) in enumerate(placed):
+            name = old.name if old is not None else None
+            if old is not None and self._still(old, box):
                 retry = 1 if name is not None else RETRY_FRAMES
-                still = overlap >= STILL_IOU and old.last >= self._previous
-                if still and (old.card.card_id is not None or index - old.frame < retry):
+                if old.card.card_id is not None or index - old.frame < retry or i in deferred:
                     cards.append(old.card)
                     known.append(_Known(old.box, old.card, old.frame, index, name, old.turns))
                     continue
-            found = self._identify(frame, box, kind, float(conf))
+            found = self._identify(frame, box, kind, conf)
             if found is None:
                 continue
             seen, identity = found

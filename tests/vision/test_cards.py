@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import TableLayout, assign_dice, chip_spots
+from vision.cards import RETRIES_PER_FRAME, RETRY_FRAMES, TableLayout, assign_dice, chip_spots
 from vision.corners import find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
@@ -166,6 +166,36 @@ def test_a_card_box_far_smaller_than_the_cards_in_view_is_no_card(sample, tmp_pa
     centres = [np.mean(c.corners, 0) for c in seen.cards]
     found = [any(np.all((c >= s[:2] - 2) & (c <= s[2:] + 2)) for c in centres) for s in spots]
     assert found == [False, True]
+
+
+def test_unknown_cards_lying_still_are_read_again_in_turn_a_few_a_frame(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A table of cards the gallery cannot name (Countdown's deck over a FUSE table): each card is read when it
+    turns up, then again after ``RETRY_FRAMES`` frames, but no more than ``RETRIES_PER_FRAME`` in one frame, the
+    longest unread first, so each is read again in turn."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    gallery = Gallery.load("countdown", enrolled=False)
+    reads: list[list[tuple[int, int]]] = []
+    match = gallery.matcher.match
+
+    def counted(frame: np.ndarray, corners: np.ndarray):  # type: ignore[no-untyped-def]
+        reads[-1].append(tuple(np.round(np.mean(corners, 0)).astype(int)))
+        return match(frame, corners)
+
+    monkeypatch.setattr(gallery.matcher, "match", counted)
+    layout = TableLayout(gallery, edition="fuse")
+    frames = RETRY_FRAMES + 12
+    for index in range(frames):
+        reads.append([])
+        seen = layout.observe(img, det, index, index / 6)
+    unknown = [c for c in seen.cards if c.card_id is None and c.type != "back"]
+    assert len(unknown) >= 4
+    assert len(reads[0]) == sum(c.type != "back" for c in seen.cards) and not any(reads[1:RETRY_FRAMES])
+    again = reads[RETRY_FRAMES:]
+    assert max(map(len, again)) == RETRIES_PER_FRAME
+    in_turn = [card for frame in again[: -(-len(unknown) // RETRIES_PER_FRAME)] for card in frame]
+    assert len(set(in_turn)) == len(in_turn) == len(unknown) and set(in_turn) <= set(reads[0])  # each once
 
 
 def test_chip_spots_follow_the_corners() -> None:
