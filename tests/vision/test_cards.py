@@ -185,8 +185,7 @@ def test_unknown_cards_lying_still_are_read_again_in_turn_a_few_a_frame(sample, 
 
     monkeypatch.setattr(gallery.matcher, "match", counted)
     layout = TableLayout(gallery, edition="fuse")
-    frames = RETRY_FRAMES + 12
-    for index in range(frames):
+    for index in range(RETRY_FRAMES + 20):  # time to read each card again (the sample has fewer than 20)
         reads.append([])
         seen = layout.observe(img, det, index, index / 6)
     unknown = [c for c in seen.cards if c.card_id is None and c.type != "back"]
