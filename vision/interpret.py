@@ -170,6 +170,9 @@ class Interpreter(Resync):
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._table: dict[tuple[str, int], str] = {}
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
+        self._gone_early: list[Change] = []
+        """Dice the game holds seen leaving their chips when it made no sense (``die-`` given up): each may be a
+        die returned before the game wanted it (``vision.resync``)."""
         self._unseen_stand_ins: set[str] = set()
         """Cards reported for a card turned up that vision never saw."""
         self._stand_ins: dict[str, str] = {}
@@ -259,6 +262,8 @@ class Interpreter(Resync):
             return
         if change.kind in ("die+", "die-"):  # (a stray loose die, a card in the row: the dice are still in step)
             self._doubt(change)
+        if change.kind == "die-" and self._chip_die(change.card, change.chip) is not None:
+            self._gone_early.append(change)
         self._ask(change, f"{what} at {change.elapsed:.2f} s, but the game waits for {self.state.waiting_for()}")
 
     def _ask(self, change: Change, question: str, action: str = "") -> None:

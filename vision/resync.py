@@ -30,6 +30,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
   colours on a chip the game holds empty, else (``guess_leftovers``) on the first empty chip that takes it;
+- a return made early: play goes on while the game waits for dice returned (an unused die rolled again), and a
+  die the game holds was seen leaving its chip before the game wanted it (the return came first, or the die
+  rolled again was missed). It was that return, where the rules take it;
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
 
@@ -172,6 +175,7 @@ class Resync:
     _arrived: dict[int, float]
     _fillers: list[str]
     _table: dict[tuple[str, int], str]
+    _gone_early: list[Change]
     _unseen_stand_ins: set[str]
     _stand_ins: dict[str, str]
     _cards_at: dict[str, tuple[Point, float, float]]
@@ -271,7 +275,30 @@ class Resync:
             return self._loose_on_card(change, card)
         if change.kind in ("card-", "card>") and self._owner(change.card) is not None:
             return self._card_left_unfinished(change)
+        if self.state.phase == "lose":
+            return self._returned_early()
         return False
+
+    def _returned_early(self) -> bool:
+        """Play goes on while the game waits for dice returned (an unused die rolled again): a die the game holds
+        that was seen leaving its chip before the game wanted it (the return came first, or the unused die rolled
+        again was missed then) and that a player due to return may return, was that return."""
+        trial, returns = self.state.clone(), []
+        for gone in list(self._gone_early):
+            if self._chip_die(gone.card, gone.chip) is None:
+                self._gone_early.remove(gone)  # no longer the game's
+                continue
+            action = f"return {gone.card}:{gone.chip}"
+            try:
+                trial.apply_action(A.parse_action(action))
+            except (IllegalActionError, RulesError):
+                continue
+            returns.append((gone, action))
+        for gone, action in returns:
+            self._gone_early.remove(gone)
+            self.notes.append(f"{action}: {gone.die} left at {gone.elapsed:.2f} s, before the game wanted it")
+            self._report(gone, action)
+        return bool(returns)
 
     def _place_leftovers(self, change: Change, dice: list[str] | None = None) -> bool:
         """The next roll lands while the game still holds dice of the last one (or ``dice`` of it lifted from the
@@ -563,9 +590,11 @@ class Resync:
 
     def _heap(self, change: Change) -> list[Change]:
         """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than
-        one: a roll, not one die rolled again."""
+        one: a roll, not one die rolled again. Dice seen lying on a card are none of them: dice on a card glimpsed
+        off their chips (a hand over it), not landing from a roll."""
         heap = [c for c in self._pending if c.kind == "loose+" and not c.brief
-                and abs(c.elapsed - change.elapsed) <= self.settings.heap_s]
+                and abs(c.elapsed - change.elapsed) <= self.settings.heap_s
+                and (c is change or self._card_under(c) is None)]
         return heap if len(heap) >= 2 else []
 
     def _loose_on_card(self, change: Change, card: str) -> bool:

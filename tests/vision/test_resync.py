@@ -315,3 +315,39 @@ def test_a_card_of_another_catalog_turning_up_while_a_spark_is_owed_is_asked_abo
               20.0, 30.0)
     assert all(not e.accepted for e in referee.events[before:]) and referee.state.tasks[0] == ("spark", 0)
     assert any("F-G21" in c.question for c in interp.confirms)
+
+
+CARDS_SEEN = [Change("card+", 3, 0.5, card, where=where, type="bomb", size=80.0)
+              for card, where in (("F-G21", (300.0, 600.0)), ("F-G10", (420.0, 600.0)), ("F-G28", (300.0, 100.0)),
+                                  ("F-G04", (420.0, 100.0)))]
+PLACED = _loose(("black5", "red6", "black1", "green1"), 2.0) + [
+    Change("die+", 30, 5.0, "F-G21", 1, "black1"), Change("die+", 42, 7.0, "F-G04", 1, "red6"),
+    Change("die+", 54, 9.0, "F-G04", 2, "black5")]
+"""The roll's dice placed but green1 (p1: black1 on F-G21; p2: red6 and black5 on F-G04)."""
+
+
+def test_dice_glimpsed_off_their_chips_on_a_card_are_no_roll_landing_with_an_unused_die_rolled_again() -> None:
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + PLACED + [
+        # a hand over F-G04 shows its dice as loose dice lying on it, as the unused green die is rolled again
+        Change("loose+", 70, 11.6, die="black5", where=(410.0, 95.0)),
+        Change("loose+", 70, 11.7, die="red6", where=(430.0, 105.0)),
+        Change("loose-", 68, 11.3, die="green1", where=(620.0, 400.0)),
+        Change("loose+", 72, 12.0, die="green3", where=(560.0, 430.0))]
+    _run(interp, timeline, 20.0)
+    assert _actions(referee)[-2:] == ["done", "unused green3"]
+
+
+def test_a_die_returned_before_the_game_wanted_it_is_the_return_once_it_does() -> None:
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + PLACED + [
+        # p1 takes the black1 off F-G21 before the unused green die is seen rolled again (it matches the 1)...
+        Change("die-", 60, 10.0, "F-G21", 1, "black1"),
+        Change("loose-", 90, 15.0, die="green1", where=(620.0, 400.0)),
+        Change("loose+", 93, 15.5, die="green1", where=(560.0, 430.0)),
+        # ... and play goes on: the next roll lands while the game waits for p1's return
+        *_loose(("blue2", "yellow3", "red4", "green5"), 19.0, x=700.0)]
+    _run(interp, timeline, 30.0)
+    actions = _actions(referee)
+    assert actions[actions.index("unused green1") + 1] == "return F-G21:1"
+    assert actions[-1] == "roll blue2 yellow3 red4 green5" and referee.violations == []
