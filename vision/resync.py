@@ -81,9 +81,13 @@ def copy_of(referee: Referee) -> Referee:
 def takes(referee: Referee, actions: list[str]) -> bool:
     """Whether the game takes ``actions`` one after the other (tried on a copy)."""
     state = referee.state.clone()
+    return all(applied(state, action) for action in actions)
+
+
+def applied(state: State, action: str) -> bool:
+    """Whether ``state`` takes ``action``, applied to it if so."""
     try:
-        for action in actions:
-            state.apply_action(A.parse_action(action))
+        state.apply_action(A.parse_action(action))
     except (IllegalActionError, RulesError):
         return False
     return True
@@ -289,11 +293,8 @@ class Resync:
                 self._gone_early.remove(gone)  # no longer the game's
                 continue
             action = f"return {gone.card}:{gone.chip}"
-            try:
-                trial.apply_action(A.parse_action(action))
-            except (IllegalActionError, RulesError):
-                continue
-            returns.append((gone, action))
+            if applied(trial, action):
+                returns.append((gone, action))
         for gone, action in returns:
             self._gone_early.remove(gone)
             self.notes.append(f"{action}: {gone.die} left at {gone.elapsed:.2f} s, before the game wanted it")
@@ -311,12 +312,9 @@ class Resync:
                 if colours(seen) != colours(die) or self._chip_die(card, chip) is not None:
                     continue
                 action = f"place {die} {card}:{chip}"
-                try:
-                    trial.apply_action(A.parse_action(action))
-                except (IllegalActionError, RulesError):
-                    continue
-                actions.append(action)
-                break
+                if applied(trial, action):
+                    actions.append(action)
+                    break
             else:
                 if not self.settings.guess_leftovers:
                     return False
@@ -338,11 +336,8 @@ class Resync:
                     if chip in cip.physical or (cip.id, chip) in self._table:
                         continue
                     action = f"place {die} {cip.id}:{chip}"
-                    try:
-                        trial.apply_action(A.parse_action(action))
-                    except (IllegalActionError, RulesError):
-                        continue
-                    return action
+                    if applied(trial, action):
+                        return action
         return None
 
     def _retract_done(self, change: Change) -> bool:
