@@ -171,8 +171,11 @@ class Interpreter(Resync):
         self._table: dict[tuple[str, int], str] = {}
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
         self._gone_early: list[Change] = []
-        """Dice the game holds seen leaving their chips when it made no sense (``die-`` given up): each may be a
-        die returned before the game wanted it (``vision.resync``)."""
+        """Dice the game holds and cards seen leaving when it made no sense (``die-``, ``card-``, ``card>`` given
+        up): each may be a die returned or a card defused (or taken from the row for it) before the game wanted
+        it (``vision.resync``)."""
+        self._judged_again: list[Change] = []
+        """Changes taken from ``_gone_early`` to be judged again: given up again, they stay given up."""
         self._unseen_stand_ins: set[str] = set()
         """Cards reported for a card turned up that vision never saw."""
         self._stand_ins: dict[str, str] = {}
@@ -253,6 +256,9 @@ class Interpreter(Resync):
         self._arrived = {id(c): self._arrived[id(c)] for c in self._pending if id(c) in self._arrived}
 
     def _give_up(self, change: Change) -> None:
+        if (change.kind == "die-" and self._chip_die(change.card, change.chip) is not None
+                or change.kind in ("card-", "card>")) and change not in self._judged_again:
+            self._gone_early.append(change)  # perhaps a die returned or a card defused early (``vision.resync``)
         where = f"{change.card}:{change.chip}" if change.chip else change.card
         what = {"card+": f"card {change.card} turned up", "card-": f"card {change.card} left the table",
                 "die+": f"{change.die} settled on {where}", "die-": f"{change.die} left {where}",
@@ -262,8 +268,6 @@ class Interpreter(Resync):
             return
         if change.kind in ("die+", "die-"):  # (a stray loose die, a card in the row: the dice are still in step)
             self._doubt(change)
-        if change.kind == "die-" and self._chip_die(change.card, change.chip) is not None:
-            self._gone_early.append(change)
         self._ask(change, f"{what} at {change.elapsed:.2f} s, but the game waits for {self.state.waiting_for()}")
 
     def _ask(self, change: Change, question: str, action: str = "") -> None:

@@ -33,6 +33,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a return made early: play goes on while the game waits for dice returned (an unused die rolled again), and a
   die the game holds was seen leaving its chip before the game wanted it (the return came first, or the die
   rolled again was missed). It was that return, where the rules take it;
+- a card defused early: play goes on while the game waits for completed cards defused, and a completed card was
+  seen leaving before the game wanted it (its last die only inferred later). Its leaving, and a row card seen
+  moving since the turn's roll, are judged again: the defuse;
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
 
@@ -180,6 +183,7 @@ class Resync:
     _fillers: list[str]
     _table: dict[tuple[str, int], str]
     _gone_early: list[Change]
+    _judged_again: list[Change]
     _unseen_stand_ins: set[str]
     _stand_ins: dict[str, str]
     _cards_at: dict[str, tuple[Point, float, float]]
@@ -281,14 +285,38 @@ class Resync:
             return self._card_left_unfinished(change)
         if self.state.phase == "lose":
             return self._returned_early()
+        if self.state.phase == "defuse":
+            return self._defused_early()
         return False
+
+    def _defused_early(self) -> bool:
+        """Play goes on while the game waits for completed cards defused: a completed card of a player seen leaving
+        before the game wanted it (its last die inferred only later) was defused then, taking a row card seen
+        moving since the turn's roll. Those changes are judged again (once)."""
+        complete = {c.id for area in self.state.players for c in area.cards if c.complete}
+        left = [c for c in self._gone_early if c.kind == "card-" and c.card in complete]
+        if not left:
+            return False
+        # the row card taken for it: one seen moving since this turn's roll
+        roll = next((e for e in reversed(self.referee.events) if not e.undone and e.accepted
+                     and e.action.startswith("roll ")), None)
+        since = roll.elapsed + self.settings.clock_start if roll is not None else -inf
+        row = [c for c in self._gone_early if c.card in self.state.row and c.elapsed >= since]
+        for change in left + row:
+            self._gone_early.remove(change)
+            self._judged_again.append(change)
+            self._pending.append(change)
+            self._arrived[id(change)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
+        self._pending.sort(key=lambda c: c.elapsed)
+        self.notes.append(f"{', '.join(c.card for c in left)} left before the game wanted it: judged again")
+        return True
 
     def _returned_early(self) -> bool:
         """Play goes on while the game waits for dice returned (an unused die rolled again): a die the game holds
         that was seen leaving its chip before the game wanted it (the return came first, or the unused die rolled
         again was missed then) and that a player due to return may return, was that return."""
         trial, returns = self.state.clone(), []
-        for gone in list(self._gone_early):
+        for gone in [c for c in self._gone_early if c.kind == "die-"]:
             if self._chip_die(gone.card, gone.chip) is None:
                 self._gone_early.remove(gone)  # no longer the game's
                 continue

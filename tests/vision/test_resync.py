@@ -351,3 +351,23 @@ def test_a_die_returned_before_the_game_wanted_it_is_the_return_once_it_does() -
     actions = _actions(referee)
     assert actions[actions.index("unused green1") + 1] == "return F-G21:1"
     assert actions[-1] == "roll blue2 yellow3 red4 green5" and referee.violations == []
+
+
+
+def test_a_card_defused_while_a_die_of_the_roll_seemed_unplaced_is_defused_once_that_die_is_placed() -> None:
+    """Countdown: p1 completes C-G17 and takes it away (with a row card) while p2's green dice are seen nowhere,
+    so the game cannot end the distribution (dice not taken owe sparks) and gives the card's leaving up. The next
+    roll landing shows the green dice were placed unseen; the game then waits for C-G17 defused, which it was."""
+    setup = (*SPARKS_OWED[: SPARKS_OWED.index("ready") + 1], "roll yellow1 blue5 yellow2 black1",
+             "place yellow1 C-G17:1", "place yellow2 C-G50:1", "place black1 C-G50:2", "place blue5 C-G40:1")
+    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    timeline = [
+        *_loose(("green4", "blue2", "red3", "green5"), 2.0),
+        Change("die+", 30, 5.0, "C-G17", 2, "blue2"), Change("die+", 36, 6.0, "C-G17", 3, "red3"),
+        Change("card-", 54, 9.0, "C-G17", where=(420.0, 600.0), type="bomb"),
+        Change("card>", 84, 14.0, "C-G52", where=(420.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
+        *_loose(("blue2", "yellow3", "red4", "green5"), 16.0, x=700.0)]
+    _run_from(interp, timeline, 0.0, 30.0)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup):]
+    assert "defuse C-G17 take C-G52" in actions, actions
+    assert referee.violations == []
