@@ -263,10 +263,6 @@ class TableLayout:
         same = [(named, overlap, k) for overlap, named, k in overlaps if overlap >= SAME_IOU]
         return max(same)[2] if same else None
 
-    def _still(self, old: _Known, box: np.ndarray) -> bool:
-        """Whether a remembered card, detected last frame, lies where it was identified."""
-        return old.last >= self._previous and _iou(old.box, box) >= STILL_IOU
-
     def observe(
         self, frame: np.ndarray, detections: Detections, index: int = 0, elapsed: float = 0.0
     ) -> TableObservation:
@@ -278,7 +274,7 @@ class TableLayout:
         sizes = [_area(k.box) for k in self._known if k.card.card_id]
         sizes += [_area(box) for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
         small = SMALL * float(np.median(sizes)) if sizes else 0.0
-        placed: list[tuple[np.ndarray, str, float, _Known | None]] = []
+        placed: list[tuple[np.ndarray, str, float, _Known | None, bool]] = []  # ..., remembered card, lying still
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = self._same_place(box, kind, used)
             old = self._known[k] if k is not None else None
@@ -286,15 +282,17 @@ class TableLayout:
                 continue
             if k is not None:
                 used.add(k)
-            placed.append((box, kind, float(conf), old))
+            # detected last frame and where it was identified: its reading may be reused
+            still = old is not None and old.last >= self._previous and _iou(old.box, box) >= STILL_IOU
+            placed.append((box, kind, float(conf), old, still))
         # unknown cards lying still are read again in turn, the longest unread first, a few a frame
-        due = sorted((old.frame, i) for i, (box, kind, _, old) in enumerate(placed)
-                     if kind in FRONT_TYPES and old is not None and old.name is None and old.card.card_id is None
-                     and self._still(old, box) and index - old.frame >= RETRY_FRAMES)
+        due = sorted((old.frame, i) for i, (_, kind, _, old, still) in enumerate(placed)
+                     if still and old is not None and kind in FRONT_TYPES and old.name is None
+                     and old.card.card_id is None and index - old.frame >= RETRY_FRAMES)
         deferred = {i for _, i in due[RETRIES_PER_FRAME:]}
-        for i, (box, kind, conf, old) in enumerate(placed):
+        for i, (box, kind, conf, old, still) in enumerate(placed):
             name = old.name if old is not None else None
-            if old is not None and self._still(old, box):
+            if still and old is not None:
                 retry = 1 if name is not None else RETRY_FRAMES
                 if old.card.card_id is not None or index - old.frame < retry or i in deferred:
                     cards.append(old.card)

@@ -67,10 +67,15 @@ def face(die: str) -> str:
     return die[len(colours(die)):]
 
 
+def latest_roll(referee: Referee) -> Event | None:
+    """The latest accepted roll: this turn's."""
+    return next((e for e in reversed(referee.events) if not e.undone and e.accepted
+                 and e.action.startswith("roll ")), None)
+
+
 def last_roll(referee: Referee) -> Event | None:
     """The roll being distributed: the latest accepted roll, if nothing has ended its distribution since."""
-    roll = next((e for e in reversed(referee.events) if not e.undone and e.accepted
-                 and e.action.startswith("roll ")), None)
+    roll = latest_roll(referee)
     if roll is None or any(not e.undone and e.action.startswith(("done", "unused", "roll "))
                            for e in referee.events[roll.index + 1:]):
         return None
@@ -297,9 +302,7 @@ class Resync:
         left = [c for c in self._gone_early if c.kind == "card-" and c.card in complete]
         if not left:
             return False
-        # the row card taken for it: one seen moving since this turn's roll
-        roll = next((e for e in reversed(self.referee.events) if not e.undone and e.accepted
-                     and e.action.startswith("roll ")), None)
+        roll = latest_roll(self.referee)  # the row card taken for it: one seen moving since this turn's roll
         since = roll.elapsed + self.settings.clock_start if roll is not None else -inf
         row = [c for c in self._gone_early if c.card in self.state.row and c.elapsed >= since]
         for change in left + row:
