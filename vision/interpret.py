@@ -102,6 +102,10 @@ class InterpreterSettings:
     put_down_px: float = 30.0
     """A die seen loose on a card (``Change.on_card``) this close to the chip it then settles on was put down there
     when it was first seen so: the placement's time."""
+    rejudge_s: float = 20.0
+    """When the game's task changes, the changes given up in the last this many seconds are judged again (once): a
+    change seen before the game wanted it (a die returned before the unused die was seen rolled again) makes
+    sense once the game has caught up. On the dev games 889 -> 895 events, unseen 173 -> 178 (README)."""
     print_s: float = 0.5
     """A die read on a chip within this many seconds of its card first being seen lay there as the card turned up:
     the card's print (a spark card drawn, a card revealed), not a die put down."""
@@ -170,12 +174,15 @@ class Interpreter(Resync):
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._table: dict[tuple[str, int], str] = {}
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
+        self._given_up: list[Change] = []
+        """Changes given up lately (``rejudge_s``): judged again when the game's task changes (``_rejudge``)."""
+        self._task: tuple | None = None
+        """The game's task when changes were last judged again."""
         self._gone_early: list[Change] = []
-        """Dice the game holds and cards seen leaving when it made no sense (``die-``, ``card-``, ``card>`` given
-        up): each may be a die returned or a card defused (or taken from the row for it) before the game wanted
-        it (``vision.resync``)."""
+        """Cards seen leaving when it made no sense (``card-``, ``card>`` given up): each may be a card defused (or
+        taken from the row for it) before the game wanted it (``vision.resync``)."""
         self._judged_again: list[Change] = []
-        """Changes taken from ``_gone_early`` to be judged again: given up again, they stay given up."""
+        """Changes given up and then judged again: given up again, they stay given up, asked about once."""
         self._unseen_stand_ins: set[str] = set()
         """Cards reported for a card turned up that vision never saw."""
         self._stand_ins: dict[str, str] = {}
@@ -211,6 +218,7 @@ class Interpreter(Resync):
         while not self.state.is_terminal() and self._step():
             pass
         self._expire(elapsed)
+        self._rejudge(elapsed)
         self._tick(elapsed - self.settings.time_lag_s)
 
     def finish(self, frame: int, elapsed: float) -> None:
@@ -255,11 +263,26 @@ class Interpreter(Resync):
             self._give_up(change)
         self._arrived = {id(c): self._arrived[id(c)] for c in self._pending if id(c) in self._arrived}
 
+    def _rejudge(self, now: float) -> None:
+        """The game's task changed: the changes given up lately are judged again, as if just seen."""
+        if self.state.is_terminal() or self.state.tasks[0] == self._task:
+            return
+        self._task = self.state.tasks[0]
+        lately = [c for c in self._given_up if now - c.elapsed <= self.settings.rejudge_s]
+        self._given_up = []
+        if lately:
+            self._judge_again(lately)
+            while not self.state.is_terminal() and self._step():
+                pass
+
     def _give_up(self, change: Change) -> None:
-        if (change.kind == "die-" and self._chip_die(change.card, change.chip) is not None
-                or change.kind in ("card-", "card>")) and change not in self._judged_again:
-            self._gone_early.append(change)  # perhaps a die returned or a card defused early (``vision.resync``)
         where = f"{change.card}:{change.chip}" if change.chip else change.card
+        if change in self._judged_again:
+            self.notes.append(f"{change.kind} {where} {change.die} at {change.elapsed:.2f} s: given up again")
+            return
+        self._given_up.append(change)
+        if change.kind in ("card-", "card>"):
+            self._gone_early.append(change)  # perhaps a card defused early (``vision.resync``)
         what = {"card+": f"card {change.card} turned up", "card-": f"card {change.card} left the table",
                 "die+": f"{change.die} settled on {where}", "die-": f"{change.die} left {where}",
                 "loose+": f"a loose {change.die} appeared"}.get(change.kind)

@@ -30,9 +30,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
   colours on a chip the game holds empty, else (``guess_leftovers``) on the first empty chip that takes it;
-- a return made early: play goes on while the game waits for dice returned (an unused die rolled again), and a
-  die the game holds was seen leaving its chip before the game wanted it (the return came first, or the die
-  rolled again was missed). It was that return, where the rules take it;
+- a change seen before the game wanted it (a die returned before the unused die was seen rolled again, a roll
+  that landed before the sparks owed were seen drawn) is given up, then judged again, once, when the game's task
+  changes (``Interpreter._rejudge``, ``rejudge_s``);
 - a card defused early: play goes on while the game waits for completed cards defused, and a completed card was
   seen leaving before the game wanted it (its last die only inferred later). Its leaving, and a row card seen
   moving since the turn's roll, are judged again: the defuse;
@@ -288,8 +288,6 @@ class Resync:
             return self._loose_on_card(change, card)
         if change.kind in ("card-", "card>") and self._owner(change.card) is not None:
             return self._card_left_unfinished(change)
-        if self.state.phase == "lose":
-            return self._returned_early()
         if self.state.phase == "defuse":
             return self._defused_early()
         return False
@@ -305,32 +303,19 @@ class Resync:
         roll = latest_roll(self.referee)  # the row card taken for it: one seen moving since this turn's roll
         since = roll.elapsed + self.settings.clock_start if roll is not None else -inf
         row = [c for c in self._gone_early if c.card in self.state.row and c.elapsed >= since]
-        for change in left + row:
-            self._gone_early.remove(change)
-            self._judged_again.append(change)
-            self._pending.append(change)
-            self._arrived[id(change)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
-        self._pending.sort(key=lambda c: c.elapsed)
+        self._judge_again(left + row)
         self.notes.append(f"{', '.join(c.card for c in left)} left before the game wanted it: judged again")
         return True
 
-    def _returned_early(self) -> bool:
-        """Play goes on while the game waits for dice returned (an unused die rolled again): a die the game holds
-        that was seen leaving its chip before the game wanted it (the return came first, or the unused die rolled
-        again was missed then) and that a player due to return may return, was that return."""
-        trial, returns = self.state.clone(), []
-        for gone in [c for c in self._gone_early if c.kind == "die-"]:
-            if self._chip_die(gone.card, gone.chip) is None:
-                self._gone_early.remove(gone)  # no longer the game's
-                continue
-            action = f"return {gone.card}:{gone.chip}"
-            if applied(trial, action):
-                returns.append((gone, action))
-        for gone, action in returns:
-            self._gone_early.remove(gone)
-            self.notes.append(f"{action}: {gone.die} left at {gone.elapsed:.2f} s, before the game wanted it")
-            self._report(gone, action)
-        return bool(returns)
+    def _judge_again(self, changes: list[Change]) -> None:
+        """Changes given up, pending again: each waits ``wait_s`` from now, as a change just seen."""
+        for change in changes:
+            if change in self._gone_early:
+                self._gone_early.remove(change)
+            self._judged_again.append(change)
+            self._pending.append(change)
+            self._arrived[id(change)] = self._now[1]
+        self._pending.sort(key=lambda c: c.elapsed)
 
     def _place_leftovers(self, change: Change, dice: list[str] | None = None) -> bool:
         """The next roll lands while the game still holds dice of the last one (or ``dice`` of it lifted from the

@@ -295,6 +295,19 @@ def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> No
 
 
 
+def test_a_roll_seen_landing_before_the_sparks_owed_were_seen_drawn_is_the_roll_once_they_are() -> None:
+    """The next roll lands while the game still waits for the sparks owed (the cards drawn were seen late): it
+    makes no sense then and is given up, and judged again once the sparks are drawn."""
+    referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
+    timeline = [*_loose(("green4", "blue2", "red3", "green5"), 5.0),
+                Change("card+", 72, 12.0, "S-G11", where=(300.0, 650.0), type="spark", size=80.0),
+                Change("card+", 78, 13.0, "S-G09", where=(300.0, 50.0), type="spark", size=80.0)]
+    _run_from(interp, timeline, 0.0, 25.0)
+    assert [e.action for e in referee.events[len(SPARKS_OWED):]] == [
+        "spark p1 S-G11", "spark p2 S-G09", "roll green4 blue2 red3 green5"]
+    assert all(e.accepted for e in referee.events) and referee.violations == []
+
+
 def test_a_bomb_card_turning_up_while_a_spark_is_owed_is_not_asked_about_as_the_spark() -> None:
     """A bomb card turning up while the game waits for a spark drawn (a row card revealed: the game is out of
     step) is no spark: it waits for the game to want it, and the question says what was seen."""
