@@ -106,6 +106,10 @@ class InterpreterSettings:
     """When the game's task changes, the changes given up in the last this many seconds are judged again (once): a
     change seen before the game wanted it (a die returned before the unused die was seen rolled again) makes
     sense once the game has caught up. On the dev games 889 -> 895 events, unseen 173 -> 178 (README)."""
+    row_line: tuple[float, float] = (0.25, 0.15)
+    """The first row's cards lie in a line: when none of them lies further than the first share of a card's short
+    side from the line that fits them best, the row stands; else the swap of row and dealt cards that makes the
+    best line, if it keeps them within the second share (``Resync._straighten_row``)."""
     print_s: float = 0.5
     """A die read on a chip within this many seconds of its card first being seen lay there as the card turned up:
     the card's print (a spark card drawn, a card revealed), not a die put down."""
@@ -127,6 +131,17 @@ class Zones:
     def learn(self, where: object, point: Point) -> None:
         points = self._samples.setdefault(where, [])
         points.append(point)
+        self._centre(where)
+
+    def relearn(self, where: object, old: Point, new: Point) -> None:
+        """A card learned at ``old`` for ``where`` was the one at ``new`` (a deal corrected)."""
+        points = self._samples.get(where, [])
+        if old in points:
+            points[points.index(old)] = new
+            self._centre(where)
+
+    def _centre(self, where: object) -> None:
+        points = self._samples[where]
         centre = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
         if where in ("row", "aside"):
             setattr(self, str(where), centre)
@@ -198,6 +213,10 @@ class Interpreter(Resync):
         """Chips read with a die on them before anything was rolled, or from the moment their card turned up (a
         die printed on the card): that reading there later is ignored."""
         self._turned_up: dict[str, float] = {}
+        self._laid: dict[str, tuple[Point, float]] = {}
+        """Card dealt or revealed -> where it lay when reported, and its short side (``_straighten_row``)."""
+        self._row_straight = False
+        """Whether the first row's line was checked."""
         """Card -> when it was first seen (``card+``)."""
         self._static: list[Point] = []
         """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
@@ -217,6 +236,9 @@ class Interpreter(Resync):
         self._pending.sort(key=lambda c: c.elapsed)
         while not self.state.is_terminal() and self._step():
             pass
+        if not self._row_straight and self.state.phase not in ("deal", "reveal"):
+            self._row_straight = True
+            self._straighten_row()
         self._expire(elapsed)
         self._rejudge(elapsed)
         self._tick(elapsed - self.settings.time_lag_s)
@@ -328,6 +350,8 @@ class Interpreter(Resync):
         clock = self.referee.clock
         if hasattr(clock, "seconds"):
             clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
+        if change.kind == "card+" and action.startswith(("deal ", "reveal ")):
+            self._laid[action.split()[-1]] = (change.where, change.size)
         return self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
 
     def _infer_unseen(self, change: Change, phase: str) -> bool:

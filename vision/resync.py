@@ -36,6 +36,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a card defused early: play goes on while the game waits for completed cards defused, and a completed card was
   seen leaving before the game wanted it (its last die only inferred later). Its leaving, and a row card seen
   moving since the turn's roll, are judged again: the defuse;
+- a deal named out of order: the first row's cards do not lie in a line, and swapping one or two of them with
+  as many cards dealt to one player makes one (``_straighten_row``). The layout named a player's far, small cards
+  after some of the row's, and the deal went by that order: the deal and the reveals are corrected;
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
 
@@ -48,8 +51,8 @@ question, not a violation.
 from __future__ import annotations
 
 from dataclasses import replace
-from itertools import permutations
-from math import inf
+from itertools import combinations, permutations
+from math import atan2, cos, inf, sin
 from typing import TYPE_CHECKING, Any
 
 from rules import actions as A
@@ -196,6 +199,7 @@ class Resync:
     _landed: bool
     _printed: dict[tuple[str, int], str]
     _turned_up: dict[str, float]
+    _laid: dict[str, tuple[Point, float]]
     _static: list[Point]
 
     # the interpreter's own steps, used here
@@ -306,6 +310,44 @@ class Resync:
         self._judge_again(left + row)
         self.notes.append(f"{', '.join(c.card for c in left)} left before the game wanted it: judged again")
         return True
+
+    def _straighten_row(self) -> None:
+        """Once the first row is out, its cards lie in a line. When they do not (``row_line``), and swapping one or
+        two of them with as many cards dealt to one player makes a line, the deal went by the order in which the
+        layout named the cards, and a player's far, small cards were named after the row's: the deal and the
+        reveals are corrected, each swap tried on a copy of the game first."""
+        row = [c for c in self.state.row if c in self._laid]
+        if len(row) < 4:
+            return
+        size = sorted(self._laid[c][1] for c in row)[len(row) // 2]
+        line = self.settings.row_line
+        if off_line([self._laid[c][0] for c in row]) <= line[0] * size:
+            return
+        best: tuple[float, int, tuple[str, ...], tuple[str, ...]] | None = None
+        for player, area in enumerate(self.state.players):
+            hand = [c.id for c in area.cards if c.id in self._laid]
+            for k in (1, 2):
+                for dealt in combinations(hand, k):
+                    for shown in combinations(row, k):
+                        cards = [c for c in row if c not in shown] + list(dealt)
+                        off = off_line([self._laid[c][0] for c in cards]) / size
+                        if best is None or off < best[0]:
+                            best = (off, player, dealt, shown)
+        if best is None or best[0] > line[1]:
+            return
+        _, player, dealt, shown = best
+        fixes = [(f"deal p{player + 1} {d}", f"deal p{player + 1} {r}") for d, r in zip(dealt, shown)]
+        fixes += [(f"reveal {r}", f"reveal {d}") for d, r in zip(dealt, shown)]
+        trial = copy_of(self.referee)
+        for old, new in fixes:
+            trial.correct(_report_index(trial, old), new)
+        if trial.violations:
+            return
+        for old, new in fixes:
+            self.correct(_report_index(self.referee, old), new, "the row's cards lie in a line")
+        for d, r in zip(dealt, shown):
+            self.zones.relearn(player, self._laid[d][0], self._laid[r][0])
+            self.zones.relearn("row", self._laid[r][0], self._laid[d][0])
 
     def _judge_again(self, changes: list[Change]) -> None:
         """Changes given up, pending again: each waits ``wait_s`` from now, as a change just seen."""
@@ -637,3 +679,18 @@ class Resync:
 
 def dist(a: Point, b: Point) -> float:  # (used by vision.interpret too)
     return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def _report_index(referee: Referee, action: str) -> int:
+    return next(e.index for e in referee.events if e.action == action and not e.undone)
+
+
+def off_line(points: list[Point]) -> float:
+    """The largest distance of ``points`` from the straight line that fits them best (total least squares)."""
+    n = len(points)
+    mx, my = sum(p[0] for p in points) / n, sum(p[1] for p in points) / n
+    sxx = sum((p[0] - mx) ** 2 for p in points)
+    syy = sum((p[1] - my) ** 2 for p in points)
+    sxy = sum((p[0] - mx) * (p[1] - my) for p in points)
+    angle = 0.5 * atan2(2 * sxy, sxx - syy)  # the line's direction
+    return max(abs((p[1] - my) * cos(angle) - (p[0] - mx) * sin(angle)) for p in points)

@@ -284,6 +284,24 @@ SPARKS_OWED = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24
 unseen), so each owes one and p1 draws first."""
 
 
+def test_a_deal_named_out_of_order_is_corrected_by_the_row_lying_in_a_line() -> None:
+    """p2's cards lie far from the camera, small, and the layout names them after two row cards: taken in turn,
+    those two were dealt to p2 and p2's cards revealed. The row's five cards lie in a line only with them swapped
+    back, so the deal and the reveals are corrected."""
+    referee, interp = _dealt(setup=())
+    laid = [("F-G21", (300.0, 600.0), 90.0), ("F-G10", (420.0, 600.0), 90.0),  # p1's, near the camera
+            ("F-009", (250.0, 350.0), 65.0), ("F-G07", (380.0, 350.0), 65.0),  # the row's first two ...
+            ("F-G28", (300.0, 100.0), 45.0), ("F-G04", (420.0, 100.0), 45.0),  # ... named before p2's
+            ("F-011", (510.0, 352.0), 65.0), ("F-015", (640.0, 349.0), 65.0), ("F-G06", (770.0, 351.0), 65.0)]
+    timeline = [Change("card+", 3 * i + 3, 0.5 * i + 0.5, card, where=where, type="bomb", size=size)
+                for i, (card, where, size) in enumerate(laid)]
+    _run(interp, timeline, 8.0)
+    state = referee.state
+    assert [[c.id for c in area.cards] for area in state.players] == [["F-G21", "F-G10"], ["F-G28", "F-G04"]]
+    assert sorted(state.row) == ["F-009", "F-011", "F-015", "F-G06", "F-G07"]
+    assert referee.violations == [] and any("line" in n for n in interp.notes)
+
+
 def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> None:
     referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
     assert referee.state.tasks[0] == ("spark", 0)
