@@ -213,11 +213,11 @@ class Interpreter(Resync):
         """Chips read with a die on them before anything was rolled, or from the moment their card turned up (a
         die printed on the card): that reading there later is ignored."""
         self._turned_up: dict[str, float] = {}
+        """Card -> when it was first seen (``card+``)."""
         self._laid: dict[str, tuple[Point, float]] = {}
         """Card dealt or revealed -> where it lay when reported, and its short side (``_straighten_row``)."""
-        self._row_straight = False
+        self._row_checked = False
         """Whether the first row's line was checked."""
-        """Card -> when it was first seen (``card+``)."""
         self._static: list[Point] = []
         """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
         changes there are no game's dice."""
@@ -236,8 +236,8 @@ class Interpreter(Resync):
         self._pending.sort(key=lambda c: c.elapsed)
         while not self.state.is_terminal() and self._step():
             pass
-        if not self._row_straight and self.state.phase not in ("deal", "reveal"):
-            self._row_straight = True
+        if not self._row_checked and self.state.phase not in ("deal", "reveal"):
+            self._row_checked = True
             self._straighten_row()
         self._expire(elapsed)
         self._rejudge(elapsed)

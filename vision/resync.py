@@ -315,7 +315,7 @@ class Resync:
         """Once the first row is out, its cards lie in a line. When they do not (``row_line``), and swapping one or
         two of them with as many cards dealt to one player makes a line, the deal went by the order in which the
         layout named the cards, and a player's far, small cards were named after the row's: the deal and the
-        reveals are corrected, each swap tried on a copy of the game first."""
+        reveals are corrected (tried on a copy of the game first: no report may become refused)."""
         row = [c for c in self.state.row if c in self._laid]
         if len(row) < 4:
             return
@@ -341,7 +341,7 @@ class Resync:
         trial = copy_of(self.referee)
         for old, new in fixes:
             trial.correct(_report_index(trial, old), new)
-        if trial.violations:
+        if len(trial.violations) > len(self.referee.violations):
             return
         for old, new in fixes:
             self.correct(_report_index(self.referee, old), new, "the row's cards lie in a line")
