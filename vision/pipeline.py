@@ -10,7 +10,8 @@ split evenly); two frames on one thread each keep both busy. On the 2-core machi
 9.8 to 12.3 frames/s, each frame's verdict coming later (one frame's network on one core takes longer); the
 8-bit locator from 12.2 to 15.3 (``fuse-referee bench pipeline --workers 1|2 [--model ...]``, README).
 A frame that did not move since the last detected one keeps that frame's detections (``vision.motion``;
-``skip_still=False`` detects every frame): 17.5 frames/s with the float locator. With ``windows`` one that moved
+``skip_still=False`` detects every frame): 17.5 frames/s with the float locator, 29 on a faster machine where,
+live, every frame of a 15 fps camera is judged (README). With ``windows`` one that moved
 is detected only where it moved (``vision.regions``): 21.6 frames/s against 18.1 on another machine, but it
 matched fewer events in the games (README), so it is not the default.
 """
@@ -18,8 +19,8 @@ matched fewer events in the games (README), so it is not the default.
 from __future__ import annotations
 
 import os
+import queue
 import threading
-from collections import deque
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -66,30 +67,58 @@ def detect_ahead(
     detector: Any, frames: Iterable[Frame], workers: int = 1, gate: MotionGate | None = None
 ) -> Iterator[tuple[Frame, Any]]:
     """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (ONNX
-    Runtime runs a session from several threads; the next frame is taken only when a detector is free, so a
-    live source still hands over its newest). With a ``gate``, a frame that did not move since the last
-    detected one shares its detections (``vision.motion``) and takes no detector, and one that moved in part
-    is detected there (``vision.regions``: after the frame before it, whose detections it keeps elsewhere)."""
-    with ThreadPoolExecutor(max(1, workers), thread_name_prefix="detect") as pool:
-        in_flight: deque[tuple[Frame, Any]] = deque()
-        found: Any = None
-        for frame in frames:
-            part = to_detect(gate, frame.image, found)
-            if part is not None:
-                found = pool.submit(detect_change, detector, frame.image, part, found)
-            in_flight.append((frame, found))
-            # hand over what is ready; wait (for the oldest) only while every detector is busy
-            while in_flight and (in_flight[0][1].done() or _busy(in_flight) >= workers):
-                first, seen = in_flight.popleft()
-                yield first, seen.result()
-        while in_flight:
-            first, seen = in_flight.popleft()
-            yield first, seen.result()
+    Runtime runs a session from several threads). A thread takes the frames from the source while the ones
+    before are still judged, so a frame whose judging takes long (a card read) does not make the next one
+    missed; once ``workers`` frames wait for their verdict the source is not asked, so a live source hands over
+    its newest when asked again and lag never builds up. With a ``gate``, a frame
+    that did not move since the last detected one shares its detections (``vision.motion``) and takes no
+    detector, and one that moved in part is detected there (``vision.regions``: after the frame before it,
+    whose detections it keeps elsewhere)."""
+    waiting: queue.Queue[Any] = queue.Queue(maxsize=max(1, workers))
+    stop = threading.Event()
+
+    def hand(item: Any) -> None:
+        while not stop.is_set():
+            try:
+                waiting.put(item, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def take() -> None:
+        try:
+            with ThreadPoolExecutor(max(1, workers), thread_name_prefix="detect") as pool:
+                found: Any = None
+                for frame in frames:
+                    part = to_detect(gate, frame.image, found)
+                    if part is not None:
+                        found = pool.submit(detect_change, detector, frame.image, part, found)
+                    hand((frame, found))
+                    if stop.is_set():
+                        return
+        except BaseException as error:  # (the source failing: raised where the frames are judged)
+            hand(_Failed(error))
+        hand(_END)
+
+    taker = threading.Thread(target=take, name="frames", daemon=True)
+    taker.start()
+    try:
+        while (item := waiting.get()) is not _END:
+            if isinstance(item, _Failed):
+                raise item.error
+            frame, found = item
+            yield frame, found.result()
+    finally:
+        stop.set()
+        taker.join(timeout=1.0)  # (a source blocked on a camera gone is left to its own timeout)
 
 
-def _busy(in_flight: deque[tuple[Frame, Any]]) -> int:
-    """Detections running or waiting (still frames share their frame's)."""
-    return len({id(found) for _, found in in_flight if not found.done()})
+@dataclass(frozen=True)
+class _Failed:
+    error: BaseException
+
+
+_END = object()
 
 
 class Pipeline:

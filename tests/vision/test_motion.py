@@ -1,10 +1,15 @@
 """The motion gate: still frames keep the last detected frame's detections; a move goes to the detector, with
-the box around what moved."""
+the box around what moved. And ``detect_ahead``, which takes frames from the source for the detector."""
 
 from __future__ import annotations
 
-import numpy as np
+import threading
+from collections.abc import Iterator
 
+import numpy as np
+import pytest
+
+from vision.errors import SourceError
 from vision.motion import MotionGate
 from vision.pipeline import detect_ahead
 from vision.sources import Frame
@@ -121,3 +126,30 @@ def test_detect_ahead_gives_still_frames_the_detections_of_the_frame_they_repeat
     assert [found for _, found in seen] == [1, 1, 1, 2, 2, 3]
     ungated = list(detect_ahead(CountingDetector(), iter(frames), workers=2))
     assert [found for _, found in ungated] == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_next_frame_is_taken_from_the_source_while_a_frame_is_still_judged() -> None:
+    """A live source is asked for its next frame while the frame before is still judged (a card being read), so a
+    frame slow to judge does not make the camera's next frame missed."""
+    asked = threading.Event()
+
+    def camera() -> Iterator[Frame]:
+        yield Frame(0, 0.0, table())
+        asked.set()
+        yield Frame(1, 1 / 15, table())
+
+    frames = detect_ahead(CountingDetector(), camera(), workers=1)
+    first, _ = next(frames)
+    assert first.index == 0 and asked.wait(timeout=10)  # frame 0 is still with its judge
+    assert [frame.index for frame, _ in frames] == [1]
+
+
+def test_a_source_that_fails_fails_where_the_frames_are_judged() -> None:
+    def camera() -> Iterator[Frame]:
+        yield Frame(0, 0.0, table())
+        raise SourceError("camera 0 stopped answering")
+
+    frames = detect_ahead(CountingDetector(), camera(), workers=2)
+    assert next(frames)[0].index == 0
+    with pytest.raises(SourceError, match="camera 0 stopped"):
+        next(frames)
