@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from math import inf
 
 from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
@@ -214,6 +215,9 @@ class Interpreter(Resync):
         die printed on the card): that reading there later is ignored."""
         self._turned_up: dict[str, float] = {}
         """Card -> when it was first seen (``card+``)."""
+        self._renamed: dict[str, float] = {}
+        """Card -> when a stand-in's report was corrected to it, named late (``Resync._named_later``): for
+        ``doubt_s`` after, what the rules refuse on it is asked about, never flagged (it may be misnamed)."""
         self._laid: dict[str, tuple[Point, float]] = {}
         """Card dealt or revealed -> where it lay when reported, and its short side (``_straighten_row``)."""
         self._row_checked = False
@@ -342,7 +346,8 @@ class Interpreter(Resync):
             return None
         why = self._trial(action)
         doubt = (_doubtful(why) or change.confidence < self.settings.min_confidence
-                 or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action)))
+                 or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action))
+                 or change.elapsed - self._renamed.get(change.card, -inf) < self.settings.doubt_s)
         if why and (not rule_kind or doubt):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)

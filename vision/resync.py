@@ -200,6 +200,7 @@ class Resync:
     _printed: dict[tuple[str, int], str]
     _turned_up: dict[str, float]
     _laid: dict[str, tuple[Point, float]]
+    _renamed: dict[str, float]
     _static: list[Point]
 
     # the interpreter's own steps, used here
@@ -608,8 +609,9 @@ class Resync:
         seen = self._seen_cards() - ({change.card} if change.kind == "card>" else set())  # (where it lies now)
         if self._owner(change.card) is not None or change.card in seen:
             return
-        self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "
-                                                  f"{change.elapsed:.2f} s")
+        if self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "
+                                                     f"{change.elapsed:.2f} s"):
+            self._renamed[change.card] = change.elapsed  # a card named only now may be misnamed (``_report``)
 
     def _swap_stand_in(self, unknown: str, card: str, why: str) -> bool:
         """The report of the stand-in for ``unknown`` corrected to ``card``, if the game still takes what followed

@@ -170,6 +170,21 @@ def test_a_stand_in_is_corrected_when_a_die_names_the_card_it_stood_in_for() -> 
     assert referee.violations == []
 
 
+def test_a_placement_the_rules_refuse_on_a_card_named_only_now_is_asked_about_not_flagged() -> None:
+    """The card dealt unknown is named later, by a die on it that its chip refuses: the card may be misnamed
+    (a look-alike named for it), so the placement is a question, not a violation."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    row = [Change("card+", 54 + 6 * i, 9.0 + i, card, where=(100.0 + 120 * i, 350.0), type="bomb", size=80.0)
+           for i, card in enumerate(("F-011", "F-015", "F-009", "F-G07", "F-G06"))]
+    placed = Change("die+", 120, 20.0, "F-G10", 1, "red6", where=(400.0, 590.0))  # chip 1 takes green or 4
+    roll = _loose(("green4", "red6", "black1", "yellow2"), 16.0)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD + row + roll + [placed], 24.0)
+    assert "deal p1 F-G10" in [e.action for e in referee.events if not e.undone]
+    assert referee.violations == []
+    assert any("place red6 F-G10:1" in c.question for c in interp.confirms)
+
+
 def test_an_unknown_card_is_taken_meanwhile_as_the_card_it_looks_most_like() -> None:
     # twins told apart by one small chip: the layout cannot name the card, but the closest known card is a hint
     referee = Referee(GameConfig("fuse", 2), ManualClock())
