@@ -219,7 +219,8 @@ class Interpreter(Resync):
         """Card -> when a stand-in's report was corrected to it, named late (``Resync._named_later``): for
         ``doubt_s`` after, what the rules refuse on it is asked about, never flagged (it may be misnamed)."""
         self._laid: dict[str, tuple[Point, float]] = {}
-        """Card dealt or revealed -> where it lay when reported, and its short side (``_straighten_row``)."""
+        """Card dealt or revealed -> where it lay when reported, and its short side (``_straighten_row``); not a
+        stand-in for a card never seen."""
         self._row_checked = False
         """Whether the first row's line was checked."""
         self._static: list[Point] = []
@@ -355,7 +356,7 @@ class Interpreter(Resync):
         clock = self.referee.clock
         if hasattr(clock, "seconds"):
             clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
-        if change.kind == "card+" and action.startswith(("deal ", "reveal ")):
+        if change.kind == "card+" and change.size and action.startswith(("deal ", "reveal ")):
             self._laid[action.split()[-1]] = (change.where, change.size)
         return self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
 

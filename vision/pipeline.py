@@ -70,10 +70,10 @@ def detect_ahead(
     Runtime runs a session from several threads). A thread takes the frames from the source while the ones
     before are still judged, so a frame whose judging takes long (a card read) does not make the next one
     missed; once ``workers`` frames wait for their verdict the source is not asked, so a live source hands over
-    its newest when asked again and lag never builds up. With a ``gate``, a frame
-    that did not move since the last detected one shares its detections (``vision.motion``) and takes no
-    detector, and one that moved in part is detected there (``vision.regions``: after the frame before it,
-    whose detections it keeps elsewhere)."""
+    its newest when asked again and lag never builds up. With a ``gate``, a frame that did not move since the
+    last detected one shares its detections (``vision.motion``) and takes no detector, and one that moved in
+    part is detected there (``vision.regions``: after the frame before it, whose detections it keeps
+    elsewhere)."""
     waiting: queue.Queue[Any] = queue.Queue(maxsize=max(1, workers))
     stop = threading.Event()
 
