@@ -197,6 +197,9 @@ class Interpreter(Resync):
         self._gone_early: list[Change] = []
         """Cards seen leaving when it made no sense (``card-``, ``card>`` given up): each may be a card defused (or
         taken from the row for it) before the game wanted it (``vision.resync``)."""
+        self._stuck: tuple[int, str] | None = None
+        """(events reported, what the game waits for) when a change it could not use was last asked about: while
+        the game stays stuck so, the changes it cannot use are noted, not asked about again."""
         self._judged_again: list[Change] = []
         """Changes given up and then judged again: given up again, they stay given up, asked about once."""
         self._unseen_stand_ins: set[str] = set()
@@ -318,7 +321,12 @@ class Interpreter(Resync):
             return
         if change.kind in ("die+", "die-"):  # (a stray loose die, a card in the row: the dice are still in step)
             self._doubt(change)
-        self._ask(change, f"{what} at {change.elapsed:.2f} s, but the game waits for {self.state.waiting_for()}")
+        waits = f"the game waits for {self.state.waiting_for()}"
+        if self._stuck == (len(self.referee.events), waits):  # asked already, and the game has not moved since
+            self.notes.append(f"{what} at {change.elapsed:.2f} s: {waits} still")
+            return
+        self._stuck = (len(self.referee.events), waits)
+        self._ask(change, f"{what} at {change.elapsed:.2f} s, but {waits}")
 
     def _ask(self, change: Change, question: str, action: str = "") -> None:
         self.confirms.append(Confirm(change.frame, self._game_time(change.elapsed), question, action))

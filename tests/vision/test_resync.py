@@ -353,6 +353,18 @@ def test_a_bomb_card_turning_up_while_a_spark_is_owed_is_not_asked_about_as_the_
         ("card C-G03 turned up at 20.00 s, but the game waits for a spark card drawn", "")]
 
 
+def test_while_the_game_stays_stuck_the_changes_it_cannot_use_are_asked_about_once() -> None:
+    """Two bomb cards turn up while the game waits for a spark drawn: one question says so, the second card is
+    noted (a stuck game would otherwise ask the same thing of every change until it moves on)."""
+    referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
+    cards = [Change("card+", 120, 20.0, "C-G03", where=(700.0, 150.0), type="bomb", size=80.0),
+             Change("card+", 126, 21.0, "C-G05", where=(820.0, 150.0), type="bomb", size=80.0)]
+    _run_from(interp, cards, 20.0, 30.0)
+    assert [c.question for c in interp.confirms] == [
+        "card C-G03 turned up at 20.00 s, but the game waits for a spark card drawn"]
+    assert "card C-G05 turned up at 21.00 s: the game waits for a spark card drawn still" in interp.notes
+
+
 def test_a_card_of_another_catalog_turning_up_while_a_spark_is_owed_is_asked_about() -> None:
     """A FUSE card enrolled and seen on a Countdown table: never reported, only asked about."""
     referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
