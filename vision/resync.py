@@ -283,6 +283,8 @@ class Resync:
                 return False
             self.notes.append(f"a card turned up unseen before {change.elapsed:.2f} s")
             return True
+        if change.kind == "loose+" and self.state.tasks[0][0] == "spark" and self._heap(change):
+            return self._sparks_drawn_unseen(change)
         if change.kind == "loose+" and self.state.phase == "distribute" and self._heap(change):
             return self._place_leftovers(change)
         if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose", "spark"):
@@ -296,6 +298,19 @@ class Resync:
         if self.state.phase == "defuse":
             return self._defused_early()
         return False
+
+    def _sparks_drawn_unseen(self, change: Change) -> bool:
+        """The next roll lands while the game waits for sparks owed for dice of the last roll not taken: a spark
+        was drawn unseen (a stand-in, asked about). Not when the game holds that no die of the roll was taken:
+        then vision missed the placements, not the sparks."""
+        roll = latest_roll(self.referee)
+        owed = sum(task[0] == "spark" for task in self.state.tasks)
+        if roll is None or owed >= len(roll.action.split()) - 1:
+            return False
+        if self._stand_in(replace(change, kind="card+", card="?", type="spark")) is None:
+            return False
+        self.notes.append(f"a spark card drawn unseen before {change.elapsed:.2f} s")
+        return True
 
     def _defused_early(self) -> bool:
         """Play goes on while the game waits for completed cards defused: a completed card of a player seen leaving

@@ -328,17 +328,25 @@ def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> No
 
 
 
-def test_a_roll_seen_landing_before_the_sparks_owed_were_seen_drawn_is_the_roll_once_they_are() -> None:
-    """The next roll lands while the game still waits for the sparks owed (the cards drawn were seen late): it
-    makes no sense then and is given up, and judged again once the sparks are drawn."""
+def test_sparks_owed_and_never_seen_drawn_are_drawn_unseen_once_the_next_roll_lands() -> None:
+    """Each player owes a spark, and the cards drawn are never seen (a hand over them, or named as nothing): when
+    the next roll lands, the sparks were drawn unseen. Each gets a stand-in, asked about, and the roll is taken."""
     referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
-    timeline = [*_loose(("green4", "blue2", "red3", "green5"), 5.0),
-                Change("card+", 72, 12.0, "S-G11", where=(300.0, 650.0), type="spark", size=80.0),
-                Change("card+", 78, 13.0, "S-G09", where=(300.0, 50.0), type="spark", size=80.0)]
-    _run_from(interp, timeline, 0.0, 25.0)
-    assert [e.action for e in referee.events[len(SPARKS_OWED):]] == [
-        "spark p1 S-G11", "spark p2 S-G09", "roll green4 blue2 red3 green5"]
-    assert all(e.accepted for e in referee.events) and referee.violations == []
+    _run_from(interp, _loose(("green4", "blue2", "red3", "green5"), 5.0), 0.0, 20.0)
+    actions = [e.action for e in referee.events[len(SPARKS_OWED):] if not e.undone]
+    assert [a.split()[:2] for a in actions[:2]] == [["spark", "p1"], ["spark", "p2"]]
+    assert "roll green4 blue2 red3 green5" in actions and referee.violations == []
+    assert sum("unseen" in n for n in interp.notes) == 2
+
+
+def test_a_whole_roll_of_sparks_owed_is_not_taken_as_drawn_unseen() -> None:
+    """The game holds that no die of the roll was taken (four sparks owed for four dice): vision more likely missed
+    the placements than four cards drawn, so no spark is inferred when the next roll lands."""
+    setup = (*SPARKS_OWED[: SPARKS_OWED.index("ready") + 1], "roll yellow1 blue5 yellow2 black1", "done")
+    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    assert sum(t[0] == "spark" for t in referee.state.tasks) == 4
+    _run_from(interp, _loose(("green4", "blue2", "red3", "green5"), 5.0), 0.0, 20.0)
+    assert [e.action for e in referee.events[len(setup):]] == [] and referee.state.tasks[0][0] == "spark"
 
 
 def test_a_bomb_card_turning_up_while_a_spark_is_owed_is_not_asked_about_as_the_spark() -> None:
