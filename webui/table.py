@@ -58,8 +58,18 @@ def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0,
         feed = LogFeed(reports, "log", f"recorded game {path.name}", False, None, {"path": str(path.resolve())},
                        speed=speed)
         return GameSetup(config, names, "log", (), seed, "log"), feed
+    recorded = _truth_beside(path)
+    if recorded is not None:  # a rendered recording: its own game, but what was asked for
+        config = config_from({**_config_of(recorded), **wanted})
     feed = vision_feed(source, config, **(vision or {}))
     return GameSetup(config, names, "table", (), seed, "vision"), feed
+
+
+def _truth_beside(path: Path) -> Path | None:
+    """The folder of a rendered recording (``truth.json`` beside its video, or in the folder of its frames), as
+    ``fuse-referee score`` reads it; None for a camera, a stream or a recording of a real table."""
+    folder = path if path.is_dir() else path.parent
+    return folder if path.exists() and (folder / "truth.json").is_file() else None
 
 
 def _config_of(folder: Path) -> dict[str, Any]:

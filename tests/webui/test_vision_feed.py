@@ -110,3 +110,16 @@ def test_a_feed_detecting_where_frames_moved_is_reopened_so(first_frame: Path) -
         assert isinstance(again, VisionFeed) and again.windows and again.pipeline.gate.parts
     finally:
         again.close()
+
+
+def test_a_rendered_recording_is_refereed_as_its_own_game_unless_told_otherwise() -> None:
+    """``fuse-referee run --source datasets/sample/game.mp4``: the sample's truth.json beside it says a 2-player
+    game (as ``fuse-referee score`` reads it); what is asked for (``--players 4``) still wins."""
+    from webui.table import make_feed
+
+    setup, feed = make_feed(str(SAMPLE / "game.mp4"), {})
+    feed.close()
+    assert setup.config.players == 2 and setup.config.limit_seconds == 150 and feed.state()["kind"] == "vision"
+    setup, feed = make_feed(str(SAMPLE / "game.mp4"), {"players": 4})
+    feed.close()
+    assert setup.config.players == 4
