@@ -254,6 +254,7 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
         "score": {"truth": truth["score"]["total"], "seen": data["score"]["total"],
                   "exact": data["score"] == truth["score"] and data["won"] == truth["won"]},
         "confirm": len(data["confirm"]),
+        "first_row_off_line": interp.row_off_line,
     }
 
 

@@ -226,6 +226,9 @@ class Interpreter(Resync):
         stand-in for a card never seen."""
         self._row_checked = False
         """Whether the first row's line was checked."""
+        self.row_off_line: float | None = None
+        """How far the first row's cards lay from a line as dealt, in card short sides (``_straighten_row``;
+        printed by ``vision.evaluate --json``): rows dealt in order lie close to one."""
         self._static: list[Point] = []
         """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
         changes there are no game's dice."""
@@ -242,8 +245,7 @@ class Interpreter(Resync):
         self._pending += changes
         self._arrived.update((id(c), elapsed) for c in changes)
         self._pending.sort(key=lambda c: c.elapsed)
-        while not self.state.is_terminal() and self._step():
-            pass
+        self._step_all()
         if not self._row_checked and self.state.phase not in ("deal", "reveal"):
             self._row_checked = True
             self._straighten_row()
@@ -265,6 +267,10 @@ class Interpreter(Resync):
             clock.seconds = max(clock.seconds, self._game_time(elapsed))  # type: ignore[attr-defined]
         self.referee.check_time()
 
+    def _step_all(self) -> None:
+        while not self.state.is_terminal() and self._step():
+            pass
+
     def _step(self) -> bool:
         """Use the first pending change the game can make sense of; True if anything moved on."""
         for change in list(self._pending):
@@ -282,8 +288,7 @@ class Interpreter(Resync):
             if change.kind == "card+" and any(c.kind == "card+" and c.card.startswith("?") for c in self._pending):
                 continue  # an unknown card (``unknown_wait_s``), or a card waiting for the unknown one before it
             if self._resync(change):
-                while not self.state.is_terminal() and self._step():
-                    pass
+                self._step_all()
                 if change not in self._pending:
                     continue
             if (change.kind == "die+" and self.state.phase in ("roll", "name")
@@ -302,8 +307,7 @@ class Interpreter(Resync):
         self._given_up = []
         if lately:
             self._judge_again(lately)
-            while not self.state.is_terminal() and self._step():
-                pass
+            self._step_all()
 
     def _give_up(self, change: Change) -> None:
         where = f"{change.card}:{change.chip}" if change.chip else change.card

@@ -201,6 +201,7 @@ class Resync:
     _turned_up: dict[str, float]
     _laid: dict[str, tuple[Point, float]]
     _renamed: dict[str, float]
+    row_off_line: float | None
     _static: list[Point]
 
     # the interpreter's own steps, used here
@@ -337,7 +338,8 @@ class Resync:
             return
         size = sorted(self._laid[c][1] for c in row)[len(row) // 2]
         line = self.settings.row_line
-        if off_line([self._laid[c][0] for c in row]) <= line[0] * size:
+        self.row_off_line = round(off_line([self._laid[c][0] for c in row]) / size, 3)
+        if self.row_off_line <= line[0]:
             return
         best: tuple[float, int, tuple[str, ...], tuple[str, ...]] | None = None
         for player, area in enumerate(self.state.players):

@@ -315,6 +315,7 @@ def test_a_deal_named_out_of_order_is_corrected_by_the_row_lying_in_a_line() -> 
     assert [[c.id for c in area.cards] for area in state.players] == [["F-G21", "F-G10"], ["F-G28", "F-G04"]]
     assert sorted(state.row) == ["F-009", "F-011", "F-015", "F-G06", "F-G07"]
     assert referee.violations == [] and any("line" in n for n in interp.notes)
+    assert interp.row_off_line is not None and interp.row_off_line > 1  # as dealt: p2's cards 250 px off
 
 
 def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> None:
