@@ -159,7 +159,14 @@ class LiveCapture(Source):
                 self._fresh.wait(0.05)
 
     def _open(self) -> cv2.VideoCapture | None:
-        capture = cv2.VideoCapture(self.target)
+        # OpenCV logs warnings of its own for a device that is not there, on every retry; the one-line error (or
+        # the source's status while it reconnects) says so
+        level = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+        try:
+            capture = cv2.VideoCapture(self.target)
+        finally:
+            cv2.utils.logging.setLogLevel(level)
         if capture.isOpened():
             return capture
         capture.release()

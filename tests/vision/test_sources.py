@@ -137,6 +137,7 @@ def test_stream_keeps_newest_frame_and_survives_the_camera_going_away() -> None:
         _stop(server)
 
 
-def test_camera_that_does_not_exist() -> None:
+def test_camera_that_does_not_exist(capfd: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SourceError, match="cannot open camera 7"):
         LiveCapture(7, "camera 7")
+    assert "WARN" not in capfd.readouterr().err  # the one line only, not OpenCV's own warnings
