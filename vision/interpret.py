@@ -111,6 +111,9 @@ class InterpreterSettings:
     """The first row's cards lie in a line: when none of them lies further than the first share of a card's short
     side from the line that fits them best, the row stands; else the swap of row and dealt cards that makes the
     best line, if it keeps them within the second share (``Resync._straighten_row``)."""
+    hand_reach: float = 3.0
+    """A card dealt within this many card short sides of a card of the player's lies in that hand, beside it: one
+    that the starting-hand rule sets aside there was broken by a stand-in (``Resync._keep_in_hand``)."""
     print_s: float = 0.5
     """A die read on a chip within this many seconds of its card first being seen lay there as the card turned up:
     the card's print (a spark card drawn, a card revealed), not a die put down."""
@@ -154,6 +157,12 @@ class Zones:
         if centre is None:
             return 0.0
         return dist(centre, point)
+
+    def in_hand(self, player: int, point: Point, reach: float) -> bool:
+        """A card at ``point`` lies beside one of ``player``'s cards (within ``reach``), nearer them than any card set
+        aside."""
+        hand = self._samples.get(player)
+        return bool(hand) and min(dist(p, point) for p in hand) <= reach and not self.set_aside(player, point)
 
     def set_aside(self, player: int, point: Point) -> bool:
         """A card turning up at ``point`` while ``player`` is dealt to lies nearer a card set aside than any of the
@@ -436,6 +445,8 @@ class Interpreter(Resync):
         self._done(change)
         who = f" p{task[1] + 1}" if verb in ("deal", "spark", "role") else ""
         self._report(change, f"{verb}{who} {change.card}")
+        if verb == "deal" and change.card in self.state.set_aside:
+            self._keep_in_hand(task[1], change)
         if self._learn_zones:
             if verb == "deal":
                 self._learn_deal(task[1], change.card, change.where)

@@ -50,6 +50,7 @@ question, not a violation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import combinations, permutations
 from math import atan2, cos, inf, sin
@@ -603,15 +604,32 @@ class Resync:
     def _replace_stand_in(self, change: Change) -> None:
         """The card taken as a stand-in for an unknown one turned up itself: the stand-in becomes another card."""
         unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
+        self._other_stand_in(unknown, change.card, f"{change.card} turned up at {change.elapsed:.2f} s")
+
+    def _keep_in_hand(self, player: int, change: Change) -> None:
+        """A card dealt to ``player`` is set aside by the starting-hand rule, yet it lies beside the player's cards,
+        not with those set aside: the stand-in dealt to the player before it broke the hand. Another stand-in is
+        taken, one that keeps the card in the hand."""
+        if not self.zones.in_hand(player, change.where, self.settings.hand_reach * change.size):
+            return
+        hand = {c.id for c in self.state.players[player].cards} - set(self._renamed)  # (a card named is no guess)
+        for unknown in [k for k, v in self._stand_ins.items() if v in hand]:
+            if self._other_stand_in(unknown, change.card, f"{change.card} lies in p{player + 1}'s hand",
+                                    lambda trial: change.card not in trial.state.set_aside):
+                return
+
+    def _other_stand_in(self, unknown: str, not_card: str, why: str,
+                        wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
+        """The stand-in for ``unknown`` becomes another unseen card of its kind (not ``not_card``) with which the
+        game is ``wanted`` and takes what followed as before."""
+        kind = self.state.game.card(self._stand_ins[unknown]).kind
         pools = [c for src in self.referee.state.sources.values() for c in src.pool]
         for card in sorted(dict.fromkeys(pools), reverse=True):
-            if card == change.card or card in self._seen_cards():
+            if card == not_card or card in self._seen_cards() or self.state.game.card(card).kind != kind:
                 continue
-            if self.state.game.card(card).kind != self.state.game.card(change.card).kind:
-                continue
-            if self._swap_stand_in(unknown, card, f"{change.card} turned up at {change.elapsed:.2f} s: the "
-                                                  f"stand-in is {card}"):
-                return
+            if self._swap_stand_in(unknown, card, f"{why}: the stand-in is {card}", wanted):
+                return True
+        return False
 
     def _named_later(self, change: Change) -> None:
         """A die seen on a card the game does not hold, or such a card moved from where an unknown card reported as
@@ -630,9 +648,10 @@ class Resync:
                                                      f"{change.elapsed:.2f} s"):
             self._renamed[change.card] = change.elapsed  # a card named only now may be misnamed (``_report``)
 
-    def _swap_stand_in(self, unknown: str, card: str, why: str) -> bool:
+    def _swap_stand_in(self, unknown: str, card: str, why: str,
+                       wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
         """The report of the stand-in for ``unknown`` corrected to ``card``, if the game still takes what followed
-        it as before."""
+        it as before (and is ``wanted`` then)."""
         event = next((e for e in self.referee.events if not e.undone and e.accepted
                       and e.action.split()[-1] == self._stand_ins[unknown]), None)
         if event is None:
@@ -640,7 +659,7 @@ class Resync:
         action = " ".join([*event.action.split()[:-1], card])
         trial = copy_of(self.referee)
         trial.correct(event.index, action)
-        if not _kept(self.referee, trial, event.index):
+        if not _kept(self.referee, trial, event.index) or not wanted(trial):
             return False
         self._stand_ins[unknown] = card
         self.correct(event.index, action, why)

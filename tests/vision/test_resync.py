@@ -154,6 +154,36 @@ def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_t
     assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
 
 
+def test_a_stand_in_that_breaks_the_hand_is_swapped_for_one_that_keeps_the_next_card_dealt_beside_it() -> None:
+    """p1's first card is unknown; its stand-in is chosen before the second is seen. F-G28 (worth 4), put beside it
+    in p1's hand, is set aside by the starting-hand rule if the stand-in is worth 3, 4 or 6: then the stand-in is
+    another card, one that keeps F-G28 in the hand, and the deal goes on to p2."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "?1", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "F-G28", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 24, 4.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal, 8.0)
+    hands = [[c.id for c in area.cards] for area in referee.state.players]
+    assert "F-G28" in hands[0] and referee.state.set_aside == []
+    assert hands[1] == ["F-G04", "F-G05"] and all(e.accepted for e in referee.events)
+    assert any("F-G28 lies in p1's hand: the stand-in is" in note for note in interp.notes)
+
+
+def test_a_card_set_aside_away_from_the_hand_leaves_the_stand_in_as_it_is() -> None:
+    """The same deal, but F-G28 put down far from p1's unknown card: the dealer set it aside, so the stand-in that
+    broke the hand is kept, and the next card is p1's second."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "?1", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0)]
+    _run(interp, deal, 8.0)
+    assert referee.state.set_aside == ["F-G28"] and [c.id for c in referee.state.players[0].cards][1] == "F-G10"
+    assert not any("lies in p1's hand" in note for note in interp.notes)
+
+
 def test_a_stand_in_is_corrected_when_a_die_names_the_card_it_stood_in_for() -> None:
     """The card dealt unknown is named later (the dice on it carry its name): the stand-in's deal is corrected,
     and the placement on it is taken."""
