@@ -285,6 +285,8 @@ class Resync:
                 return False
             self.notes.append(f"a card turned up unseen before {change.elapsed:.2f} s")
             return True
+        if change.kind == "loose+" and self.state.tasks[0][0] == "lose" and self._heap(change):
+            return self._returned_unseen(change)
         if change.kind == "loose+" and self.state.tasks[0][0] == "spark" and self._heap(change):
             return self._sparks_drawn_unseen(change)
         if change.kind == "loose+" and self.state.phase == "distribute" and self._heap(change):
@@ -313,6 +315,28 @@ class Resync:
             return False
         self.notes.append(f"a spark card drawn unseen before {change.elapsed:.2f} s")
         return True
+
+    def _returned_unseen(self, change: Change) -> bool:
+        """The next roll lands while the game waits for players to return a die matching the unused one: a die the
+        game holds that the table does not show (returned under a hand, or never seen on its chip) was returned,
+        when it is the only one of the player's that may be. (Not while unused dice are still to be rolled again:
+        those land as a heap too.)"""
+        if any(task[0] == "unused" for task in self.state.tasks):
+            return False
+        trial, returns = self.state.clone(), []
+        while trial.tasks and trial.tasks[0][0] == "lose":
+            options = [a for a in trial.legal_actions()
+                       if isinstance(a, A.Return) and (a.card, a.chip) not in self._table]
+            if len(options) != 1:
+                break
+            returns.append(str(options[0]))
+            trial.apply_action(options[0])
+        for action in returns:
+            self._report(replace(change, confidence=0.0), action)
+        if returns:
+            self.notes.append(f"{', '.join(returns)}: inferred at {change.elapsed:.2f} s, the next roll landing")
+            self._doubt(change)
+        return bool(returns)
 
     def _defused_early(self) -> bool:
         """Play goes on while the game waits for completed cards defused: a completed card of a player seen leaving

@@ -451,6 +451,27 @@ def test_a_die_returned_before_the_game_wanted_it_is_the_return_once_it_does() -
 
 
 
+@pytest.mark.parametrize("ambiguous", [False, True])
+def test_a_return_never_seen_is_inferred_when_the_next_roll_lands_if_only_one_die_may_be_it(ambiguous: bool) -> None:
+    """The unused red1 costs p1 a die matching it. p1's black1 was never seen on its chip (nor leaving it), and
+    the next roll lands: that die was returned. With a second matching die of p1's that the table does not show
+    either (a green1 on F-G10), which one it was is a guess: the game goes on waiting."""
+    referee, interp = _dealt()
+    second = ("place green1 F-G10:3", "place blue5 F-G04:1") if ambiguous else (
+        "place black6 F-G04:1", "place blue5 F-G04:2")
+    roll = "roll black1 red1 green1 blue5" if ambiguous else "roll black1 red1 black6 blue5"
+    for action in (roll, "place black1 F-G21:1", *second, "done", "unused red1"):
+        referee.submit(action)
+    _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0), 12.0)
+    actions = _actions(referee)
+    assert referee.violations == []
+    if ambiguous:
+        assert actions[-1] == "unused red1" and referee.state.tasks[0][0] == "lose"
+    else:
+        assert actions[-2:] == ["return F-G21:1", "roll blue2 yellow3 red4 green5"], actions
+        assert any("inferred" in n for n in interp.notes)
+
+
 def test_a_card_defused_while_a_die_of_the_roll_seemed_unplaced_is_defused_once_that_die_is_placed() -> None:
     """Countdown: p1 completes C-G17 and takes it away (with a row card) while p2's green dice are seen nowhere,
     so the game cannot end the distribution (dice not taken owe sparks) and gives the card's leaving up. The next
