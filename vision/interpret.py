@@ -114,6 +114,9 @@ class InterpreterSettings:
     hand_reach: float = 3.0
     """A card dealt within this many card short sides of a card of the player's lies in that hand, beside it: one
     that the starting-hand rule sets aside there was broken by a stand-in (``Resync._keep_in_hand``)."""
+    catch_up_nodes: int = 400
+    """Most actions ``Resync._catch_up`` tries (on copies of the game) when the next roll lands while the game waits
+    for something else that nothing explains."""
     print_s: float = 0.5
     """A die read on a chip within this many seconds of its card first being seen lay there as the card turned up:
     the card's print (a spark card drawn, a card revealed), not a die put down."""

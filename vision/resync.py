@@ -39,6 +39,11 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a deal named out of order: the first row's cards do not lie in a line, and swapping one or two of them with
   as many cards dealt to one player makes one (``_straighten_row``). The layout named a player's far, small cards
   after some of the row's, and the deal went by that order: the deal and the reveals are corrected;
+- anything else missed before the next roll: the next roll lands while the game waits for something none of the
+  above explains (an unused die rolled again, the dice returned for it, a card defused, all unseen). The fewest
+  actions the game takes to reach the roll that leave its dice on chips most like the table's are taken as what
+  happened (``_catch_up``: placements where the table shows such a die, returns of dice the table no longer
+  shows, defuses of cards gone from the table, an unused die's new face any of six);
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
 
@@ -84,6 +89,11 @@ def last_roll(referee: Referee) -> Event | None:
                            for e in referee.events[roll.index + 1:]):
         return None
     return roll
+
+
+def dice_on_chips(state: State) -> dict[tuple[str, int], str]:
+    """(card, chip) -> the die the game holds there, on every player's cards."""
+    return {(cip.id, k): str(die) for area in state.players for cip in area.cards for k, die in cip.physical.items()}
 
 
 def copy_of(referee: Referee) -> Referee:
@@ -285,12 +295,14 @@ class Resync:
                 return False
             self.notes.append(f"a card turned up unseen before {change.elapsed:.2f} s")
             return True
-        if change.kind == "loose+" and self.state.tasks[0][0] == "lose" and self._heap(change):
-            return self._returned_unseen(change)
         if change.kind == "loose+" and self.state.tasks[0][0] == "spark" and self._heap(change):
             return self._sparks_drawn_unseen(change)
-        if change.kind == "loose+" and self.state.phase == "distribute" and self._heap(change):
-            return self._place_leftovers(change)
+        if change.kind == "loose+" and self._heap(change) and self.state.phase not in ("roll", "name", "six"):
+            # the next roll lands while the game waits for something else
+            task = self.state.phase
+            return (task == "distribute" and self._place_leftovers(change)
+                    or task == "defuse" and self._defused_early()
+                    or self._catch_up(change))
         if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose", "spark"):
             return self._retract_done(change)
         if change.kind == "die+" and self.state.tasks[0][0] in ("roll", "name"):
@@ -302,6 +314,79 @@ class Resync:
         if self.state.phase == "defuse":
             return self._defused_early()
         return False
+
+    def _catch_up(self, change: Change) -> bool:
+        """The next roll lands while the game waits for something that none of the stories above explains: the
+        actions (``_catch_up_options``) that take the game to the roll leaving its dice on chips most like the
+        table's, the fewest such, are taken to have happened unseen (a last resort: reported, noted, doubted)."""
+        roll = latest_roll(self.referee)
+        if roll is not None and change.elapsed <= roll.elapsed + self.settings.clock_start:
+            return False  # dice seen before the game's last roll (given up, judged again): no next roll
+        best: tuple[tuple[int, int], list[A.Action]] | None = None
+        nodes = self.settings.catch_up_nodes
+
+        def search(state: State, path: list[A.Action]) -> None:
+            nonlocal best, nodes
+            if state.phase in ("roll", "name"):
+                key = (self._unlike_table(state), len(path))
+                if best is None or key < best[0]:
+                    best = (key, path)
+                return
+            for action in self._catch_up_options(state):
+                if nodes <= 0 or best is not None and len(path) >= best[0][1]:
+                    return
+                nodes -= 1
+                trial = state.clone()
+                try:
+                    trial.apply_action(action)
+                except (IllegalActionError, RulesError):
+                    continue
+                search(trial, [*path, action])
+
+        search(self.state.clone(), [])
+        if best is None:
+            return False
+        self._doubt(change)
+        for action in best[1]:
+            self._report(replace(change, confidence=0.0), str(action))
+        self.notes.append(f"{', '.join(map(str, best[1]))}: inferred at {change.elapsed:.2f} s, the next roll "
+                          f"landing ({best[0][0]} chips unlike the table)")
+        return True
+
+    def _catch_up_options(self, state: State) -> list[A.Action]:
+        """What ``_catch_up`` tries next: placements where the table shows such a die, ``done``, the returns of
+        dice the table no longer shows first, defuses of cards gone from the table taking a row card gone too (or
+        never named), an unused die rolled again with any face (its old face first), a card turned up that was seen
+        (else an unseen one)."""
+        legal, kind = state.legal_actions(), state.phase
+        if kind == "distribute":
+            return [a for a in legal if isinstance(a, A.Done) or isinstance(a, A.Place)
+                    and colours(self._table.get((a.card, a.chip), "")) == colours(str(a.die))]
+        if kind == "lose":
+            return sorted(legal, key=lambda a: (a.card, a.chip) in self._table)  # type: ignore[attr-defined]
+        if kind == "defuse":  # the card gone from the table, and the row card it takes (never seen, or gone)
+            return [a for a in legal if isinstance(a, A.Defuse) and not self._on_table(a.card)
+                    and not (a.take and self._on_table(a.take))]
+        if kind == "unused":
+            return sorted(legal, key=lambda a: a.die != state.tasks[0][1])  # type: ignore[attr-defined]
+        if kind in ("reveal", "spark", "deal", "role"):
+            seen = {c.card for c in self._pending if c.kind == "card+"}
+            cards = [a for a in legal if a.card in seen] + [  # type: ignore[attr-defined]
+                a for a in legal if a.card not in self._seen_cards()]  # type: ignore[attr-defined]
+            return cards[:1]
+        if kind in ("ability",):
+            return [a for a in legal if isinstance(a, A.Ready)]
+        return []
+
+    def _on_table(self, card: str) -> bool:
+        return self._cards_at.get(card, (None, None, -inf))[2] == inf
+
+    def _unlike_table(self, state: State) -> int:
+        """On how many chips of the game's cards the game's dice and the table's differ in colour."""
+        game = dice_on_chips(state)
+        held = {cip.id for area in state.players for cip in area.cards}
+        keys = set(game) | {k for k in self._table if k[0] in held}
+        return sum(colours(game.get(k, "")) != colours(self._table.get(k, "")) for k in keys)
 
     def _sparks_drawn_unseen(self, change: Change) -> bool:
         """The next roll lands while the game waits for sparks owed for dice of the last roll not taken: a spark
@@ -315,28 +400,6 @@ class Resync:
             return False
         self.notes.append(f"a spark card drawn unseen before {change.elapsed:.2f} s")
         return True
-
-    def _returned_unseen(self, change: Change) -> bool:
-        """The next roll lands while the game waits for players to return a die matching the unused one: a die the
-        game holds that the table does not show (returned under a hand, or never seen on its chip) was returned,
-        when it is the only one of the player's that may be. (Not while unused dice are still to be rolled again:
-        those land as a heap too.)"""
-        if any(task[0] == "unused" for task in self.state.tasks):
-            return False
-        trial, returns = self.state.clone(), []
-        while trial.tasks and trial.tasks[0][0] == "lose":
-            options = [a for a in trial.legal_actions()
-                       if isinstance(a, A.Return) and (a.card, a.chip) not in self._table]
-            if len(options) != 1:
-                break
-            returns.append(str(options[0]))
-            trial.apply_action(options[0])
-        for action in returns:
-            self._report(replace(change, confidence=0.0), action)
-        if returns:
-            self.notes.append(f"{', '.join(returns)}: inferred at {change.elapsed:.2f} s, the next roll landing")
-            self._doubt(change)
-        return bool(returns)
 
     def _defused_early(self) -> bool:
         """Play goes on while the game waits for completed cards defused: a completed card of a player seen leaving
@@ -569,8 +632,7 @@ class Resync:
         card, _, chip = action.split()[-1].rpartition(":")
         skip = (card, int(chip)) if chip.isdigit() else None
         table = {k: v for k, v in self._table.items() if k != skip}
-        game = {(cip.id, k): str(die) for area in self.state.players for cip in area.cards
-                for k, die in cip.physical.items() if (cip.id, k) != skip}
+        game = {k: v for k, v in dice_on_chips(self.state).items() if k != skip}
         if self.settings.whole_table_step:
             known = {c for c, _ in game} | {c for c, _ in table}
             known -= set(self._stand_ins.values()) | self._unseen_stand_ins

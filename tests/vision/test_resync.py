@@ -452,10 +452,10 @@ def test_a_die_returned_before_the_game_wanted_it_is_the_return_once_it_does() -
 
 
 @pytest.mark.parametrize("ambiguous", [False, True])
-def test_a_return_never_seen_is_inferred_when_the_next_roll_lands_if_only_one_die_may_be_it(ambiguous: bool) -> None:
+def test_a_return_never_seen_is_inferred_when_the_next_roll_lands(ambiguous: bool) -> None:
     """The unused red1 costs p1 a die matching it. p1's black1 was never seen on its chip (nor leaving it), and
     the next roll lands: that die was returned. With a second matching die of p1's that the table does not show
-    either (a green1 on F-G10), which one it was is a guess: the game goes on waiting."""
+    either (a green1 on F-G10), either may have been: one is taken (a guess, noted) so that the game goes on."""
     referee, interp = _dealt()
     second = ("place green1 F-G10:3", "place blue5 F-G04:1") if ambiguous else (
         "place black6 F-G04:1", "place blue5 F-G04:2")
@@ -464,12 +464,44 @@ def test_a_return_never_seen_is_inferred_when_the_next_roll_lands_if_only_one_di
         referee.submit(action)
     _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0), 12.0)
     actions = _actions(referee)
-    assert referee.violations == []
-    if ambiguous:
-        assert actions[-1] == "unused red1" and referee.state.tasks[0][0] == "lose"
+    returned = ("return F-G21:1", "return F-G10:3") if ambiguous else ("return F-G21:1",)
+    assert actions[-2] in returned and actions[-1] == "roll blue2 yellow3 red4 green5", actions
+    assert referee.violations == [] and any("inferred" in n for n in interp.notes)
+
+
+def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catches_the_game_up() -> None:
+    """The green1 was left unused; vision saw neither it rolled again nor p1's black1 (the only die matching it)
+    returned. The next roll lands: the game is caught up by the fewest actions that reach the roll and leave its
+    dice on chips like the table's, where the black1 is gone."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2", "done"):
+        referee.submit(action)
+    _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0), 12.0)
+    assert _actions(referee)[-4:] == ["done", "unused green1", "return F-G21:1", "roll blue2 yellow3 red4 green5"]
+    assert referee.violations == [] and any("inferred" in note for note in interp.notes)
+
+
+@pytest.mark.parametrize("card_left", [True, False])
+def test_catching_up_defuses_only_a_card_gone_from_the_table(card_left: bool) -> None:
+    """F-G21 is complete and the game waits for it defused when the next roll lands. If it left the table, it was
+    defused (with a row card vision never named, and a card turned up in its place); while the table still shows
+    it, the game's dice on it are wrong, and the game goes on waiting rather than defuse it."""
+    referee, interp = _dealt()
+    for action in ("roll red1 blue1 black4 yellow2", "place red1 F-G21:1", "place blue1 F-G21:2",
+                   "place black4 F-G28:1", "place yellow2 F-G04:1", "roll green1 red3 blue5 yellow6",
+                   "place green1 F-G21:3", "place red3 F-G04:2", "place blue5 F-G28:2", "place yellow6 F-G10:2"):
+        referee.submit(action)
+    assert referee.state.phase == "defuse"
+    left = [Change("card-", 30, 5.0, "F-G21", where=(300.0, 600.0))] if card_left else []
+    _run(interp, CARDS_SEEN + left + _loose(("blue2", "yellow3", "red4", "green5"), 9.0, x=700.0), 20.0)
+    actions = _actions(referee)
+    if card_left:
+        assert actions[-3].startswith("defuse F-G21 take ") and actions[-2].startswith("reveal ")  # (a stand-in)
+        assert actions[-1] == "roll blue2 yellow3 red4 green5"
     else:
-        assert actions[-2:] == ["return F-G21:1", "roll blue2 yellow3 red4 green5"], actions
-        assert any("inferred" in n for n in interp.notes)
+        assert not any(a.startswith("defuse") for a in actions) and referee.state.phase == "defuse"
+    assert referee.violations == []
 
 
 def test_a_card_defused_while_a_die_of_the_roll_seemed_unplaced_is_defused_once_that_die_is_placed() -> None:
