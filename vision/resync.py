@@ -333,8 +333,8 @@ class Resync:
                     best = (key, path)
                 return
             for action in self._catch_up_options(state):
-                if nodes <= 0 or best is not None and len(path) >= best[0][1]:
-                    return
+                if nodes <= 0 or best is not None and best[0] <= (0, len(path)):
+                    return  # (a path no longer than this one already left the game just like the table)
                 nodes -= 1
                 trial = state.clone()
                 try:
@@ -374,7 +374,7 @@ class Resync:
             cards = [a for a in legal if a.card in seen] + [  # type: ignore[attr-defined]
                 a for a in legal if a.card not in self._seen_cards()]  # type: ignore[attr-defined]
             return cards[:1]
-        if kind in ("ability",):
+        if kind == "ability":
             return [a for a in legal if isinstance(a, A.Ready)]
         return []
 
