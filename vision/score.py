@@ -86,6 +86,7 @@ def result(interp: Interpreter) -> dict[str, Any]:
         "won": bool(state.outcome and state.outcome.won),
         "outcome": state.outcome.reason if state.outcome else "unfinished",
         "confirm": [asdict(c) for c in interp.confirms],
+        "notes": list(interp.notes),
         "zones": {"players": {f"p{p + 1}": list(xy) for p, xy in sorted(interp.zones.players.items())},
                   "row": list(interp.zones.row) if interp.zones.row else None,
                   "aside": list(interp.zones.aside) if interp.zones.aside else None},
@@ -169,10 +170,21 @@ def locate(recording: str) -> tuple[Path, dict[str, Any] | None]:
     return path, read_truth(path.parent)
 
 
+def how_known(event: dict[str, Any]) -> str:
+    """What a person reading the log should know of an event besides its verdict: taken back (a correction
+    replaced it), a correction, or inferred (nothing showed it: vision's report at confidence 0)."""
+    if event["undone"]:
+        return "taken back"
+    if event["source"] == "correction":
+        return "corrected"
+    return "inferred" if event["source"] == "vision" and event["confidence"] == 0 else ""
+
+
 def print_result(data: dict[str, Any]) -> None:
     for e in data["events"]:
+        how = f"  ({how_known(e)})" if how_known(e) else ""
         mark = "" if e["accepted"] else f"  REFUSED: {e['reason']}"
-        print(f"{e['elapsed']:8.2f}  {e['action']}{mark}")
+        print(f"{e['elapsed']:8.2f}  {e['action']}{how}{mark}")
     print(f"violations: {len(data['violations'])}")
     for v in data["violations"]:
         print(f"  {v['elapsed']:.2f} s frame {v['frame']}: {v['action']}: {v['reason']}")
