@@ -317,8 +317,9 @@ class Resync:
 
     def _catch_up(self, change: Change) -> bool:
         """The next roll lands while the game waits for something that none of the stories above explains: the
-        actions (``_catch_up_options``) that take the game to the roll leaving its dice on chips most like the
-        table's, the fewest such, are taken to have happened unseen (a last resort: reported, noted, doubted)."""
+        actions (``_catch_up_options``, at most ``catch_up_actions``) that take the game to the roll leaving its dice
+        on chips most like the table's, the fewest such, are taken to have happened unseen (a last resort:
+        reported, noted, doubted)."""
         roll = latest_roll(self.referee)
         if roll is not None and change.elapsed <= roll.elapsed + self.settings.clock_start:
             return False  # dice seen before the game's last roll (given up, judged again): no next roll
@@ -332,6 +333,8 @@ class Resync:
                 if best is None or key < best[0]:
                     best = (key, path)
                 return
+            if len(path) >= self.settings.catch_up_actions:
+                return  # a longer story than this is no likelier than a game lost from sight
             for action in self._catch_up_options(state):
                 if nodes <= 0 or best is not None and best[0] <= (0, len(path)):
                     return  # (a path no longer than this one already left the game just like the table)

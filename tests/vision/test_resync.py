@@ -9,7 +9,7 @@ import pytest
 from rules.clock import ManualClock
 from rules.config import GameConfig
 from rules.referee import Referee
-from vision.interpret import Interpreter
+from vision.interpret import Interpreter, InterpreterSettings
 from vision.tracker import Change
 
 SETUP = ("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", "reveal F-011", "reveal F-015",
@@ -480,6 +480,23 @@ def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catc
     _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0), 12.0)
     assert _actions(referee)[-4:] == ["done", "unused green1", "return F-G21:1", "roll blue2 yellow3 red4 green5"]
     assert referee.violations == [] and any("inferred" in note for note in interp.notes)
+
+
+def test_a_story_longer_than_catch_up_actions_is_not_taken() -> None:
+    """The green1 was left unused while p1 holds a green3: whatever its new face, the green die rolled again costs
+    p1 a die, so the game needs two actions to reach the roll. A catch-up of one action at most is too short a
+    story, and the game goes on waiting; with two it is taken."""
+    results = []
+    for most in (1, 2):
+        referee = Referee(GameConfig("fuse", 2), ManualClock())
+        for action in (*SETUP, "roll black5 red6 green3 green1", "place green3 F-G10:1", "place red6 F-G04:1",
+                       "place black5 F-G04:2", "done"):
+            referee.submit(action)
+        interp = Interpreter(referee, InterpreterSettings(catch_up_actions=most))
+        _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0), 12.0)
+        results.append(_actions(referee)[-3:])
+    assert results[0][-1] == "done" and results[1] == ["unused green1", "return F-G10:1",
+                                                       "roll blue2 yellow3 red4 green5"]
 
 
 @pytest.mark.parametrize("card_left", [True, False])
