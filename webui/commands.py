@@ -101,6 +101,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     state = "resumed" if table.resumed else "new"
     print(f"fuse-referee: game {info['id']} ({state}): {info['edition']} {info['difficulty']}, "
           f"{info['players']} players; reports from {info['feed_label']}")
+    if table.set_aside:
+        print(f"fuse-referee: {table.set_aside}")
     print(f"dashboard: {base}/")
     print(f"controls:  {base}/?token={table.token}   (token {table.token}, header X-Referee-Token)")
     print(f"overlay:   {base}/overlay")

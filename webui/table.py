@@ -3,10 +3,16 @@
 At start-up the unfinished game in the database is resumed with its clock, log and feed position; otherwise a
 new game starts from the configured feed: the bundled sample (``datasets/sample``), the simulated fallback
 game when the sample is missing, a game entered by hand, a recorded log file, or the vision pipeline.
+
+A source named that is not the unfinished game's (``fuse-referee run --source 0`` after the sample was left
+running) is not silently replaced by the old game: an unfinished demo (the sample, a simulated game) is kept
+as abandoned and the named source starts; a game of a real table is refused, one line saying how to go on
+(``--new``, or no ``--source``), so that no game is given up unasked.
 """
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections.abc import Mapping
@@ -65,6 +71,26 @@ def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0,
     return GameSetup(config, names, "table", (), seed, "vision"), feed
 
 
+def _same_feed(source: str, saved: Mapping[str, Any]) -> bool:
+    """Whether ``source`` (``--source``; ``auto``: none given) names the feed a saved game used (``Feed.state``)."""
+    kind = saved.get("kind")
+    if source == "auto" or source in FEEDS:
+        return source == "auto" or source == kind
+    if kind == "log":
+        return Path(source).resolve() == Path(saved["path"]).resolve()
+    known = str(saved.get("source"))
+    return kind == "vision" and (source == known or Path(source).exists() and Path(known).exists()
+                                 and Path(source).resolve() == Path(known).resolve())
+
+
+def _described(saved: Mapping[str, Any]) -> str:
+    """A saved game's feed in words."""
+    kind = saved.get("kind")
+    return {"sample": "the bundled sample", "simulated": "a simulated game", "manual": "entered by hand",
+            "log": f"recorded game {Path(str(saved.get('path'))).name}"}.get(
+                str(kind), f"from {saved.get('source')!r}")
+
+
 def _truth_beside(path: Path) -> Path | None:
     """The folder of a rendered recording (``truth.json`` beside its video, or in the folder of its frames), as
     ``fuse-referee score`` reads it; None for a camera, a stream or a recording of a real table."""
@@ -86,8 +112,17 @@ class Table:
         self.hub = Hub()
         self.lock = threading.Lock()
         self.resumed = False
+        self.set_aside = ""
+        """What became of an unfinished demo game that another source replaced (start-up message), if any."""
         row = self.store.unfinished()
-        if row is not None and settings.get("NEW_GAME"):
+        source = str(settings.get("FEED") or "auto")
+        if row is not None and not settings.get("NEW_GAME") and not _same_feed(source, json.loads(row["feed"])):
+            saved = json.loads(row["feed"])
+            if saved.get("kind") not in ("sample", "simulated"):
+                raise FeedError(f"game {row['id']} ({_described(saved)}) is unfinished: --new starts a new game from "
+                                f"{source!r} and keeps game {row['id']} as abandoned; without --source it is resumed")
+            self.set_aside = f"game {row['id']} ({_described(saved)}, unfinished) kept as abandoned"
+        if row is not None and (settings.get("NEW_GAME") or self.set_aside):
             self.store.abandon(int(row["id"]), 0.0)
             row = None
         if row is not None:
