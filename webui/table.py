@@ -74,8 +74,8 @@ def make_feed(source: str, game: Mapping[str, Any], speed: float = 1.0,
 def _same_feed(source: str, saved: Mapping[str, Any]) -> bool:
     """Whether ``source`` (``--source``; ``auto``: none given) names the feed a saved game used (``Feed.state``)."""
     kind = saved.get("kind")
-    if source == "auto" or source in FEEDS:
-        return source == "auto" or source == kind
+    if source in FEEDS:
+        return source in ("auto", kind)
     if kind == "log":
         return Path(source).resolve() == Path(saved["path"]).resolve()
     known = str(saved.get("source"))
@@ -116,8 +116,8 @@ class Table:
         """What became of an unfinished demo game that another source replaced (start-up message), if any."""
         row = self.store.unfinished()
         source = str(settings.get("FEED") or "auto")
-        if row is not None and not settings.get("NEW_GAME") and not _same_feed(source, json.loads(row["feed"])):
-            saved = json.loads(row["feed"])
+        saved = json.loads(row["feed"]) if row is not None else {}
+        if row is not None and not settings.get("NEW_GAME") and not _same_feed(source, saved):
             if saved.get("kind") not in ("sample", "simulated"):
                 raise FeedError(f"game {row['id']} ({_described(saved)}) is unfinished: --new starts a new game from "
                                 f"{source!r} and keeps game {row['id']} as abandoned; without --source it is resumed")
