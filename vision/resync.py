@@ -212,6 +212,7 @@ class Resync:
     _turned_up: dict[str, float]
     _laid: dict[str, tuple[Point, float]]
     _renamed: dict[str, float]
+    _given_up: list[Change]
     row_off_line: float | None
     _static: list[Point]
 
@@ -350,11 +351,26 @@ class Resync:
         if best is None:
             return False
         self._doubt(change)
-        for action in best[1]:
-            self._report(replace(change, confidence=0.0), str(action))
+        times = [self._seen_at(action, change.elapsed) for action in best[1]]
+        for i in reversed(range(len(times) - 1)):
+            times[i] = min(times[i], times[i + 1])  # (what came before happened no later)
+        for action, at in zip(best[1], times):
+            self._report(replace(change, elapsed=at, confidence=0.0), str(action))
         self.notes.append(f"{', '.join(map(str, best[1]))}: inferred at {change.elapsed:.2f} s, the next roll "
                           f"landing ({best[0][0]} chips unlike the table)")
         return True
+
+    def _seen_at(self, action: A.Action, landed: float) -> float:
+        """When the table showed ``action`` (a die gone from its chip, a die settled there, a card gone), by a change
+        given up or still waiting from before the roll ``landed``; else then."""
+        if isinstance(action, (A.Return, A.Place)):
+            kind, card, chip = ("die-" if isinstance(action, A.Return) else "die+"), action.card, action.chip
+        elif isinstance(action, A.Defuse):
+            kind, card, chip = "card-", action.card, 0
+        else:
+            return landed
+        return max((c.elapsed for c in self._pending + self._given_up if c.kind == kind and c.card == card
+                    and c.chip == chip and c.elapsed < landed), default=landed)
 
     def _catch_up_options(self, state: State) -> list[A.Action]:
         """What ``_catch_up`` tries next: placements where the table shows such a die, ``done``, the returns of

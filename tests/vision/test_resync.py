@@ -482,6 +482,20 @@ def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catc
     assert referee.violations == [] and any("inferred" in note for note in interp.notes)
 
 
+def test_what_a_catch_up_takes_is_dated_by_what_the_table_showed() -> None:
+    """The same table, but p1's black1 was seen leaving its chip at 10 s (the game, waiting for the unused die
+    rolled again, could not use that then): the return inferred when the next roll lands is dated 10 s, and
+    the unused die rolled again before it no later."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2", "done"):
+        referee.submit(action)
+    _run(interp, [Change("die-", 60, 10.0, "F-G21", 1, "black1"),
+                  *_loose(("blue2", "yellow3", "red4", "green5"), 19.0, x=700.0)], 30.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][-3:]
+    assert events == [(10.0, "unused green1"), (10.0, "return F-G21:1"), (19.0, "roll blue2 yellow3 red4 green5")]
+
+
 def test_a_story_longer_than_catch_up_actions_is_not_taken() -> None:
     """The green1 was left unused while p1 holds a green3: whatever its new face, the green die rolled again costs
     p1 a die, so the game needs two actions to reach the roll. A catch-up of one action at most is too short a
