@@ -324,6 +324,8 @@ class Resync:
         roll = latest_roll(self.referee)
         if roll is not None and change.elapsed <= roll.elapsed + self.settings.clock_start:
             return False  # dice seen before the game's last roll (given up, judged again): no next roll
+        if len(self._heap(change, given_up=True)) < self.state.config.dice_per_roll:
+            return False  # fewer dice: unused dice rolled again, or a roll not all seen
         best: tuple[tuple[int, int], list[A.Action]] | None = None
         nodes = self.settings.catch_up_nodes
 
@@ -784,11 +786,13 @@ class Resync:
                 return card
         return None
 
-    def _heap(self, change: Change) -> list[Change]:
+    def _heap(self, change: Change, given_up: bool = False) -> list[Change]:
         """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than
         one: a roll, not one die rolled again. Dice seen lying on a card are none of them: dice on a card glimpsed
-        off their chips (a hand over it), not landing from a roll."""
-        heap = [c for c in self._pending if c.kind == "loose+" and not c.brief
+        off their chips (a hand over it), not landing from a roll. Those still waiting for the game (``given_up``:
+        and those given up since)."""
+        seen = [*self._pending, *((change, *self._given_up) if given_up else ())]
+        heap = [c for c in dict.fromkeys(seen) if c.kind == "loose+" and not c.brief
                 and abs(c.elapsed - change.elapsed) <= self.settings.heap_s
                 and (c is change or self._card_under(c) is None)]
         return heap if len(heap) >= 2 else []

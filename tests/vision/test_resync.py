@@ -496,6 +496,17 @@ def test_what_a_catch_up_takes_is_dated_by_what_the_table_showed() -> None:
     assert events == [(10.0, "unused green1"), (10.0, "return F-G21:1"), (19.0, "roll blue2 yellow3 red4 green5")]
 
 
+def test_fewer_dice_than_a_roll_landing_together_do_not_catch_the_game_up() -> None:
+    """The same table, but two dice land together where a roll is four: unused dice rolled again, or a roll not
+    all seen; no next roll to catch up to, so the game goes on waiting for the unused green die."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2", "done"):
+        referee.submit(action)
+    _run(interp, _loose(("blue2", "yellow3"), 3.0, x=700.0), 12.0)
+    assert _actions(referee)[-1] == "done" and referee.state.phase == "unused"
+
+
 def test_a_story_longer_than_catch_up_actions_is_not_taken() -> None:
     """The green1 was left unused while p1 holds a green3: whatever its new face, the green die rolled again costs
     p1 a die, so the game needs two actions to reach the roll. A catch-up of one action at most is too short a
