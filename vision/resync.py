@@ -324,8 +324,9 @@ class Resync:
         roll = latest_roll(self.referee)
         if roll is not None and change.elapsed <= roll.elapsed + self.settings.clock_start:
             return False  # dice seen before the game's last roll (given up, judged again): no next roll
-        if len(self._heap(change, given_up=True)) < self.state.config.dice_per_roll:
-            return False  # fewer dice: unused dice rolled again, or a roll not all seen
+        whole = min(self.state.config.dice_per_roll, sum(self.state.bag.values()) + len(self.state.roll))
+        if len(self._heap(change, given_up=True)) < whole:
+            return False  # fewer dice than a roll: unused dice rolled again, or a roll not all seen
         best: tuple[tuple[int, int], list[A.Action]] | None = None
         nodes = self.settings.catch_up_nodes
 
