@@ -39,11 +39,12 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a deal named out of order: the first row's cards do not lie in a line, and swapping one or two of them with
   as many cards dealt to one player makes one (``_straighten_row``). The layout named a player's far, small cards
   after some of the row's, and the deal went by that order: the deal and the reveals are corrected;
-- anything else missed before the next roll: the next roll lands while the game waits for something none of the
-  above explains (an unused die rolled again, the dice returned for it, a card defused, all unseen). The fewest
-  actions the game takes to reach the roll that leave its dice on chips most like the table's are taken as what
-  happened (``_catch_up``: placements where the table shows such a die, returns of dice the table no longer
-  shows, defuses of cards gone from the table, an unused die's new face any of six);
+- anything else missed before the next roll: the next roll (a whole roll of dice) lands while the game waits for
+  something none of the above explains (an unused die rolled again, the dice returned for it, a card defused, all
+  unseen). The fewest actions the game takes to reach the roll (at most ``catch_up_actions``) that leave its dice
+  on chips most like the table's are taken as what happened, dated by what the table showed (``_catch_up``:
+  placements where the table shows such a die, returns of dice the table no longer shows, defuses of cards gone
+  from the table, an unused die's new face any of six);
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
 
