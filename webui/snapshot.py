@@ -25,6 +25,7 @@ def event_json(event: Event, confirmed: set[int]) -> dict[str, Any]:
     data["unsure"] = event.accepted and not event.undone and event.confidence < UNSURE_BELOW and \
         event.index not in confirmed
     data["confirmed"] = event.index in confirmed
+    data["inferred"] = event.source == "vision" and event.confidence == 0  # nothing showed it (``vision.resync``)
     data["text"] = f"{event.action}: {event.reason}" if not event.accepted else event.action
     return data
 

@@ -30,7 +30,7 @@
     const buttons = e.undone ? '' : `${e.unsure ? `<button class="small" data-ev="${e.index}" data-do="confirm">confirm</button>` : ''}
       <button class="small" data-ev="${e.index}" data-do="correct">correct</button>
       <button class="small" data-ev="${e.index}" data-do="undo">undo</button>`;
-    const src = e.source + (e.confidence < 1 ? ` (${e.confidence.toFixed(2)})` : '');
+    const src = e.inferred ? 'vision (inferred)' : e.source + (e.confidence < 1 ? ` (${e.confidence.toFixed(2)})` : '');
     return `<tr class="${cls}"><td>${e.index}</td><td>${FR.mmss(e.elapsed)}</td><td>${FR.esc(e.action)}</td><td>${src}</td><td>${verdict}</td><td>${buttons}</td></tr>`;
   }
   function render(s) {
