@@ -297,11 +297,11 @@ class Resync:
                 return False
             self.notes.append(f"a card turned up unseen before {change.elapsed:.2f} s")
             return True
-        if change.kind == "loose+" and self.state.tasks[0][0] == "spark" and self._heap(change):
-            return self._sparks_drawn_unseen(change)
         if change.kind == "loose+" and self._heap(change) and self.state.phase not in ("roll", "name", "six"):
             # the next roll lands while the game waits for something else
             task = self.state.phase
+            if task == "spark":
+                return self._sparks_drawn_unseen(change)  # (the sparks' own rule: no catching up past it)
             return (task == "distribute" and self._place_leftovers(change)
                     or task == "defuse" and self._defused_early()
                     or self._catch_up(change))
@@ -793,7 +793,7 @@ class Resync:
         one: a roll, not one die rolled again. Dice seen lying on a card are none of them: dice on a card glimpsed
         off their chips (a hand over it), not landing from a roll. Those still waiting for the game (``given_up``:
         and those given up since)."""
-        seen = [*self._pending, *((change, *self._given_up) if given_up else ())]
+        seen = [change, *self._pending, *(self._given_up if given_up else ())]
         heap = [c for c in dict.fromkeys(seen) if c.kind == "loose+" and not c.brief
                 and abs(c.elapsed - change.elapsed) <= self.settings.heap_s
                 and (c is change or self._card_under(c) is None)]
