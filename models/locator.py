@@ -4,9 +4,13 @@ Stage one of the detector only finds dice and cards; the die reader (``models/re
 colour and top face from a full-resolution crop, where a 12-pixel die still has all its pixels.
 
     python -m models.locator data/train data/train-locate
+    python -m models.locator data/train data/train-tiles --tiles 960x544
 
 writes ``DST/data.yaml``, ``DST/labels`` with the folded classes and ``DST/images`` as links to SRC's images
-(ultralytics finds a label by swapping ``images`` for ``labels`` in the image's path).
+(ultralytics finds a label by swapping ``images`` for ``labels`` in the image's path). With ``--tiles`` each
+frame is scaled as the detector scales it for that input and cut into 640-wide tiles (``tile_frame``), so a
+640 training run sees dice at the size the detector meets them (a whole frame squeezed to 640 shows them at
+two thirds of that, and the smallest under 6 px).
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import json
 import os
 import shutil
 from pathlib import Path
+
+import numpy as np
 
 from models.errors import ModelsError
 
@@ -55,6 +61,10 @@ def make_locator_dataset(src: str | Path, dst: str | Path) -> Path:
             label = src / "labels" / split / (image.stem + ".txt")
             text = label.read_text() if label.is_file() else ""
             (dst / "labels" / split / label.name).write_text(fold_labels(text))
+    return _write_yaml(src, dst, splits)
+
+
+def _write_yaml(src: Path, dst: Path, splits: list[str]) -> Path:
     if (src / "manifest.json").is_file():
         shutil.copy(src / "manifest.json", dst / "manifest.json")
     names = "".join(f'  {i}: "{name}"\n' for i, name in enumerate(LOCATOR_CLASSES))
@@ -64,13 +74,97 @@ def make_locator_dataset(src: str | Path, dst: str | Path) -> Path:
     return yaml
 
 
+TILE = 640
+"""Side of a training tile: the locator trains at 640, so a tile is used at its own scale."""
+MIN_KEPT = {"die": 0.6, "card": 0.35}
+"""Share of a box's area that must lie in a tile for it to be labelled there: a die must show most of itself
+(the renderer labels dice at least half visible), a card as much as the renderer asks of a card at the frame's
+edge."""
+
+
+def tile_frame(
+    image: np.ndarray, boxes: np.ndarray, classes: np.ndarray, size: tuple[int, int] = (960, 544)
+) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``image`` scaled as ``Detector`` scales a frame for a ``size`` (width, height) input, cut into tiles of
+    ``TILE`` side that overlap evenly and cover it. ``boxes`` (N, 4) x1 y1 x2 y2 in frame pixels, ``classes``
+    (N,) locator classes; each tile comes with its boxes clipped to it (those showing ``MIN_KEPT`` of
+    themselves) in tile pixels."""
+    import cv2
+
+    h, w = image.shape[:2]
+    scale = min(size[0] / w, size[1] / h)
+    width, height = round(w * scale), round(h * scale)
+    scaled = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    boxes = np.asarray(boxes, np.float64).reshape(-1, 4) * scale
+    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-9)
+    need = np.where(np.asarray(classes) == 0, MIN_KEPT["die"], MIN_KEPT["card"])
+    tiles = []
+    for y0 in _starts(height):
+        for x0 in _starts(width):
+            x1, y1 = min(x0 + TILE, width), min(y0 + TILE, height)
+            clipped = np.clip(boxes, [x0, y0, x0, y0], [x1, y1, x1, y1]) - [x0, y0, x0, y0]
+            kept = (clipped[:, 2] - clipped[:, 0]) * (clipped[:, 3] - clipped[:, 1]) >= need * area
+            tiles.append((scaled[y0:y1, x0:x1], clipped[kept], np.asarray(classes)[kept]))
+    return tiles
+
+
+def _starts(length: int) -> list[int]:
+    """Offsets of ``TILE``-long tiles covering ``length``, evenly spaced at most half a tile apart (so whatever
+    is under half a tile long lies whole in one of them); one tile if it fits."""
+    if length <= TILE:
+        return [0]
+    count = -(-(length - TILE) // (TILE // 2)) + 1
+    return [round(i * (length - TILE) / (count - 1)) for i in range(count)]
+
+
+def make_tiled_dataset(src: str | Path, dst: str | Path, size: tuple[int, int] = (960, 544)) -> Path:
+    """Write the locator's tiled view of the renderer dataset ``src`` at ``dst`` (``tile_frame``: frames scaled
+    for a ``size`` input, cut into 640 tiles, labels folded and clipped); return ``dst/data.yaml``."""
+    import cv2
+
+    src, dst = Path(src).resolve(), Path(dst)
+    if not (src / "labels").is_dir() or not (src / "images").is_dir():
+        raise ModelsError(f"no renderer dataset at {str(src)!r}: expected images/ and labels/")
+    splits = [p.name for p in sorted((src / "labels").iterdir()) if p.is_dir()]
+    for split in splits:
+        (dst / "images" / split).mkdir(parents=True, exist_ok=True)
+        (dst / "labels" / split).mkdir(parents=True, exist_ok=True)
+        for path in sorted((src / "images" / split).iterdir()):
+            image = cv2.imread(str(path))
+            if image is None:
+                raise ModelsError(f"cannot read the image {str(path)!r}")
+            h, w = image.shape[:2]
+            label = src / "labels" / split / (path.stem + ".txt")
+            rows = [line.split() for line in (label.read_text() if label.is_file() else "").splitlines() if line]
+            classes = np.array([locator_class(int(r[0])) for r in rows], np.int64)
+            cxcywh = np.array([[float(v) for v in r[1:5]] for r in rows], np.float64).reshape(-1, 4) * [w, h, w, h]
+            boxes = np.concatenate([cxcywh[:, :2] - cxcywh[:, 2:] / 2, cxcywh[:, :2] + cxcywh[:, 2:] / 2], 1)
+            for k, (tile, tile_boxes, tile_classes) in enumerate(tile_frame(image, boxes, classes, size)):
+                name = f"{path.stem}_{k}"
+                cv2.imwrite(str(dst / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 95])
+                th, tw = tile.shape[:2]
+                lines = [
+                    f"{c} {(b[0] + b[2]) / 2 / tw:.6f} {(b[1] + b[3]) / 2 / th:.6f} "
+                    f"{(b[2] - b[0]) / tw:.6f} {(b[3] - b[1]) / th:.6f}\n"
+                    for b, c in zip(tile_boxes, tile_classes)
+                ]
+                (dst / "labels" / split / f"{name}.txt").write_text("".join(lines))
+    return _write_yaml(src, dst, splits)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m models.locator", description=__doc__.splitlines()[0])
     parser.add_argument("src", help="a dataset written by fuse-referee synth images")
     parser.add_argument("dst", help="where the locator's dataset goes")
+    parser.add_argument("--tiles", metavar="WxH", help="scale frames for this network input and cut 640 tiles")
     args = parser.parse_args(argv)
     try:
-        yaml = make_locator_dataset(args.src, args.dst)
+        if args.tiles:
+            from vision.detector import parse_size
+
+            yaml = make_tiled_dataset(args.src, args.dst, parse_size(args.tiles))
+        else:
+            yaml = make_locator_dataset(args.src, args.dst)
     except ModelsError as error:
         print(f"error: {error}")
         return 2

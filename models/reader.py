@@ -153,37 +153,50 @@ def load_crops(path: str | Path) -> dict[str, np.ndarray]:
         raise ModelsError(f"cannot read crops from {str(path)!r}: {error}") from None
 
 
-def _network() -> Any:
+ARCHITECTURES: dict[str, tuple[int, int, int, int]] = {
+    "small": (24, 48, 64, 128),
+    "wide": (32, 64, 128, 256),
+}
+"""The reader's sizes by name: channels at 32, 16 and 8 pixels, then the width of the shared layer. ``small``
+(0.2 M parameters, about 18 M multiply-adds a die) was shipped first; ``wide`` (0.9 M, about 39 M) has twice
+the channels where the numeral's strokes are told apart. A checkpoint records its own."""
+
+
+def _network(arch: str = "small") -> Any:
     import torch
     from torch import nn
+
+    if arch not in ARCHITECTURES:
+        raise ModelsError(f"unknown reader architecture {arch!r}: expected one of {', '.join(ARCHITECTURES)}")
+    c1, c2, c3, hidden = ARCHITECTURES[arch]
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
 
     class DieReaderNet(nn.Module):
-        """32x32 BGR crop in 0..1 -> (colour logits, face logits, top-face centre). About 10 MFLOPs per die."""
+        """32x32 BGR crop in 0..1 -> (colour logits, face logits, top-face centre)."""
 
         def __init__(self, colours: int) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                *block(3, 24),
-                *block(24, 24),
+                *block(3, c1),
+                *block(c1, c1),
                 nn.MaxPool2d(2),
-                *block(24, 48),
-                *block(48, 48),
+                *block(c1, c2),
+                *block(c2, c2),
                 nn.MaxPool2d(2),
-                *block(48, 64),
-                *block(64, 64),
+                *block(c2, c3),
+                *block(c3, c3),
                 nn.MaxPool2d(2),
                 nn.Flatten(),
-                nn.Linear(64 * 16, 128),
+                nn.Linear(c3 * 16, hidden),
                 nn.ReLU(inplace=True),
                 nn.Dropout(0.2),
             )
-            self.colour = nn.Linear(128, colours)
-            self.face = nn.Linear(128, 6)  # faces 1-6
+            self.colour = nn.Linear(hidden, colours)
+            self.face = nn.Linear(hidden, 6)  # faces 1-6
             # training only: where the top face is (which of the faces in view is the one that counts)
-            self.top = nn.Linear(128, 2)
+            self.top = nn.Linear(hidden, 2)
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
             features = self.features(x)
@@ -238,6 +251,50 @@ def _load_init(net: Any, checkpoint: dict, colours: tuple[str, ...]) -> None:
     net.load_state_dict(state)
 
 
+def widen(state: dict, arch: str, seed: int = 0) -> dict:
+    """A smaller reader's weights (``state``) spread over the wider ``arch`` so that it computes the same
+    function (Net2WiderNet): each new channel or unit copies one of the old ones, and the layer after it
+    shares that one's outgoing weights among its copies. A little noise on the copies lets them part in
+    training, so a wider reader starts from what the smaller one learnt rather than from nothing."""
+    import torch
+
+    gen = torch.Generator().manual_seed(seed)
+    new = dict(state)
+    convs = [k[: -len(".weight")] for k, v in state.items() if k.startswith("features.") and v.ndim == 4]
+    widths = [w for c in ARCHITECTURES[arch][:3] for w in (c, c)]
+    if len(convs) != len(widths):
+        raise ModelsError(f"cannot widen a reader of {len(convs)} convolutions to {arch!r}")
+    fc = next(k[: -len(".weight")] for k, v in state.items() if k.startswith("features.") and v.ndim == 2)
+    layers = [*zip(convs, widths), (fc, ARCHITECTURES[arch][3])]
+    spread = None  # the previous layer's map (new channel -> old channel) and its copy counts
+    for name, width in layers:
+        weight = state[f"{name}.weight"]
+        if spread is not None:  # share each old input's weights among its copies
+            source, counts = spread
+            if weight.ndim == 2:  # after the flatten: each channel is 16 positions
+                weight = weight.view(weight.shape[0], -1, 16)[:, source] / counts[:, None]
+                weight = weight.reshape(weight.shape[0], -1)
+            else:
+                weight = weight[:, source] / counts.view(1, -1, 1, 1)
+        old = weight.shape[0]
+        if width < old:
+            raise ModelsError(f"cannot widen to {arch!r}: {name} already has {old} outputs")
+        source = torch.cat([torch.arange(old), torch.randint(0, old, (width - old,), generator=gen)])
+        counts = torch.bincount(source, minlength=old)[source].float()
+        copies = weight[source].clone()
+        copies[old:] += 0.01 * copies[old:].std() * torch.randn(copies[old:].shape, generator=gen)
+        new[f"{name}.weight"] = copies
+        bn = name.rsplit(".", 1)[0] + "." + str(int(name.rsplit(".", 1)[1]) + 1)
+        for key in (f"{name}.bias", *(f"{bn}.{p}" for p in ("weight", "bias", "running_mean", "running_var"))):
+            if key in state and state[key].ndim == 1 and len(state[key]) == old:
+                new[key] = state[key][source].clone()
+        spread = (source, counts)
+    source, counts = spread
+    for head in ("colour", "face", "top"):
+        new[f"{head}.weight"] = state[f"{head}.weight"][:, source] / counts
+    return new
+
+
 def train_reader(
     crops: str | Path | list[str | Path],
     *,
@@ -250,6 +307,7 @@ def train_reader(
     init: str | Path | None = None,
     max_lr: float = 3e-3,
     scramble: float = 0.0,
+    arch: str = "small",
 ) -> dict:
     """Train on one or more ``.npz`` files of crops; writes ``OUT/reader.pt`` (best on the held-back share) and
     ``OUT/log.json``."""
@@ -266,9 +324,12 @@ def train_reader(
     n_val = max(1, int(len(x) * val_share))
     val, train = order[:n_val], order[n_val:]
     colours = reader_colours()
-    net = _network()(len(colours))
-    if init is not None:  # continue an earlier run with a fresh schedule
-        _load_init(net, torch.load(init, map_location="cpu"), colours)
+    net = _network(arch)(len(colours))
+    if init is not None:  # continue an earlier run with a fresh schedule (widened if it was smaller)
+        checkpoint = torch.load(init, map_location="cpu")
+        if checkpoint.get("arch", "small") != arch:
+            checkpoint = {**checkpoint, "state": widen(checkpoint["state"], arch, seed)}
+        _load_init(net, checkpoint, colours)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
     steps = epochs * (len(train) // batch)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=max(steps, 1))
@@ -318,10 +379,11 @@ def train_reader(
         print(json.dumps(entry), flush=True)
         if colour_acc * face_acc > best:
             best = colour_acc * face_acc
-            torch.save({"state": net.state_dict(), "colours": colours, "crop": CROP}, out / "reader.pt")
+            torch.save({"state": net.state_dict(), "colours": colours, "crop": CROP, "arch": arch}, out / "reader.pt")
     record = {
         "crops": [str(f) for f in files],
         "init": str(init) if init else None,
+        "arch": arch,
         "max_lr": max_lr,
         "scramble": scramble,
         "train": len(train),
@@ -342,7 +404,7 @@ def export_reader(weights: str | Path, out: str | Path) -> Path:
     import torch
 
     checkpoint = torch.load(weights, map_location="cpu")
-    net = _network()(len(checkpoint["colours"]))
+    net = _network(checkpoint.get("arch", "small"))(len(checkpoint["colours"]))
     net.load_state_dict(checkpoint["state"])
     net.eval()
 
@@ -395,6 +457,7 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--init", default=None, help="continue from this reader.pt")
     fit.add_argument("--max-lr", type=float, default=3e-3)
     fit.add_argument("--scramble", type=float, default=0.0, help="share of crops with shuffled colour channels")
+    fit.add_argument("--arch", choices=tuple(ARCHITECTURES), default="small", help="network size (--init widens)")
     export = sub.add_parser("export", help="export reader.pt to ONNX")
     export.add_argument("weights")
     export.add_argument("out")
@@ -415,6 +478,7 @@ def main(argv: list[str] | None = None) -> int:
                 init=args.init,
                 max_lr=args.max_lr,
                 scramble=args.scramble,
+                arch=args.arch,
             )
         else:
             print(export_reader(args.weights, args.out))

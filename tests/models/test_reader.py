@@ -37,3 +37,34 @@ def test_a_file_that_is_no_crops_file_is_a_clear_error(tmp_path: Path) -> None:
         load_crops(bad)
     with pytest.raises(ModelsError, match="no die-reader model at 'no-such.onnx'"):
         score_reader("no-such.onnx", bad)
+
+
+def test_a_widened_reader_computes_what_the_smaller_one_did() -> None:
+    torch = pytest.importorskip("torch", reason="widening needs torch")
+    from models.reader import _network, widen
+
+    colours = len(reader_colours())
+    torch.manual_seed(1)
+    small = _network("small")(colours).eval()
+    for module in small.modules():  # batch norms with statistics of their own, as a trained reader has
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.5, 0.5)
+            module.running_var.uniform_(0.5, 2.0)
+    wide = _network("wide")(colours).eval()
+    wide.load_state_dict(widen(small.state_dict(), "wide"))
+    assert sum(p.numel() for p in wide.parameters()) > 3 * sum(p.numel() for p in small.parameters())
+    crops = torch.rand(8, 3, 32, 32)
+    with torch.no_grad():
+        for before, after in zip(small(crops), wide(crops)):
+            assert torch.allclose(before, after, atol=0.05 * float(before.abs().max()) + 1e-3)
+            assert (before.argmax(1) == after.argmax(1)).float().mean() >= 0.75
+
+
+def test_an_unknown_reader_size_is_a_clear_error() -> None:
+    pytest.importorskip("torch", reason="the reader is built with torch")
+    from models.reader import _network, widen
+
+    with pytest.raises(ModelsError, match="unknown reader architecture 'huge'"):
+        _network("huge")
+    with pytest.raises(ModelsError, match="cannot widen"):
+        widen(_network("wide")(len(reader_colours())).state_dict(), "small")
