@@ -158,11 +158,14 @@ ARCHITECTURES: dict[str, tuple[int, int, int, int]] = {
     "wide": (32, 64, 128, 256),
 }
 """The reader's sizes by name: channels at 32, 16 and 8 pixels, then the width of the shared layer. ``small``
-(0.2 M parameters, about 18 M multiply-adds a die) was shipped first; ``wide`` (0.9 M, about 39 M) has twice
-the channels where the numeral's strokes are told apart. A checkpoint records its own."""
+(0.2 M parameters, about 18 M multiply-adds a die) was shipped first; ``wide`` (0.8 M, about 39 M), shipped
+since, has twice the channels where the numeral's strokes are told apart. A checkpoint records its own."""
+
+DEFAULT_ARCH = "wide"
+"""The size a run from scratch trains (the shipped reader's); a run from ``--init`` keeps its checkpoint's."""
 
 
-def _network(arch: str = "small") -> Any:
+def _network(arch: str = DEFAULT_ARCH) -> Any:
     import torch
     from torch import nn
 
@@ -307,7 +310,7 @@ def train_reader(
     init: str | Path | None = None,
     max_lr: float = 3e-3,
     scramble: float = 0.0,
-    arch: str = "small",
+    arch: str | None = None,
 ) -> dict:
     """Train on one or more ``.npz`` files of crops; writes ``OUT/reader.pt`` (best on the held-back share) and
     ``OUT/log.json``."""
@@ -324,9 +327,10 @@ def train_reader(
     n_val = max(1, int(len(x) * val_share))
     val, train = order[:n_val], order[n_val:]
     colours = reader_colours()
+    checkpoint = torch.load(init, map_location="cpu") if init is not None else None
+    arch = arch or (checkpoint.get("arch", "small") if checkpoint else DEFAULT_ARCH)
     net = _network(arch)(len(colours))
-    if init is not None:  # continue an earlier run with a fresh schedule (widened if it was smaller)
-        checkpoint = torch.load(init, map_location="cpu")
+    if checkpoint is not None:  # continue an earlier run with a fresh schedule (widened if it was smaller)
         if checkpoint.get("arch", "small") != arch:
             checkpoint = {**checkpoint, "state": widen(checkpoint["state"], arch, seed)}
         _load_init(net, checkpoint, colours)
@@ -457,7 +461,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--init", default=None, help="continue from this reader.pt")
     fit.add_argument("--max-lr", type=float, default=3e-3)
     fit.add_argument("--scramble", type=float, default=0.0, help="share of crops with shuffled colour channels")
-    fit.add_argument("--arch", choices=tuple(ARCHITECTURES), default="small", help="network size (--init widens)")
+    fit.add_argument(
+        "--arch", choices=tuple(ARCHITECTURES), help=f"size (default: --init's, else {DEFAULT_ARCH}; --init widens)"
+    )
     export = sub.add_parser("export", help="export reader.pt to ONNX")
     export.add_argument("weights")
     export.add_argument("out")

@@ -68,3 +68,17 @@ def test_an_unknown_reader_size_is_a_clear_error() -> None:
         _network("huge")
     with pytest.raises(ModelsError, match="cannot widen"):
         widen(_network("wide")(len(reader_colours())).state_dict(), "small")
+
+
+def test_a_run_from_a_checkpoint_keeps_its_size_and_one_from_scratch_trains_the_shipped_size(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs torch")
+    from models.reader import DEFAULT_ARCH, train_reader
+
+    crops = tmp_path / "sample.npz"
+    make_crops(SAMPLE, crops, jitters=1, step=80)
+    shipped = SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt"
+    resumed = train_reader(crops, epochs=1, batch=8, init=shipped, out=tmp_path / "resumed")
+    fresh = train_reader(crops, epochs=1, batch=8, out=tmp_path / "fresh")
+    assert resumed["arch"] == "wide" and fresh["arch"] == DEFAULT_ARCH
+    with pytest.raises(ModelsError, match="cannot widen to 'small'"):
+        train_reader(crops, epochs=1, batch=8, init=shipped, arch="small", out=tmp_path / "narrowed")
