@@ -48,20 +48,30 @@ def fold_labels(text: str) -> str:
 def make_locator_dataset(src: str | Path, dst: str | Path) -> Path:
     """Write the locator's view of the renderer dataset ``src`` at ``dst``; return ``dst/data.yaml``."""
     src, dst = Path(src).resolve(), Path(dst)
+    splits = _splits(src, dst)
+    for split in splits:
+        for image in sorted((src / "images" / split).iterdir()):
+            link = dst / "images" / split / image.name
+            if not link.exists():
+                os.symlink(image, link)
+            (dst / "labels" / split / (image.stem + ".txt")).write_text(fold_labels(_label_text(src, split, image)))
+    return _write_yaml(src, dst, splits)
+
+
+def _splits(src: Path, dst: Path) -> list[str]:
+    """The renderer dataset ``src``'s splits, each with its folders made under ``dst``."""
     if not (src / "labels").is_dir() or not (src / "images").is_dir():
         raise ModelsError(f"no renderer dataset at {str(src)!r}: expected images/ and labels/")
     splits = [p.name for p in sorted((src / "labels").iterdir()) if p.is_dir()]
     for split in splits:
         (dst / "images" / split).mkdir(parents=True, exist_ok=True)
         (dst / "labels" / split).mkdir(parents=True, exist_ok=True)
-        for image in sorted((src / "images" / split).iterdir()):
-            link = dst / "images" / split / image.name
-            if not link.exists():
-                os.symlink(image, link)
-            label = src / "labels" / split / (image.stem + ".txt")
-            text = label.read_text() if label.is_file() else ""
-            (dst / "labels" / split / label.name).write_text(fold_labels(text))
-    return _write_yaml(src, dst, splits)
+    return splits
+
+
+def _label_text(src: Path, split: str, image: Path) -> str:
+    label = src / "labels" / split / (image.stem + ".txt")
+    return label.read_text() if label.is_file() else ""
 
 
 def _write_yaml(src: Path, dst: Path, splits: list[str]) -> Path:
@@ -123,19 +133,14 @@ def make_tiled_dataset(src: str | Path, dst: str | Path, size: tuple[int, int] =
     import cv2
 
     src, dst = Path(src).resolve(), Path(dst)
-    if not (src / "labels").is_dir() or not (src / "images").is_dir():
-        raise ModelsError(f"no renderer dataset at {str(src)!r}: expected images/ and labels/")
-    splits = [p.name for p in sorted((src / "labels").iterdir()) if p.is_dir()]
+    splits = _splits(src, dst)
     for split in splits:
-        (dst / "images" / split).mkdir(parents=True, exist_ok=True)
-        (dst / "labels" / split).mkdir(parents=True, exist_ok=True)
         for path in sorted((src / "images" / split).iterdir()):
             image = cv2.imread(str(path))
             if image is None:
                 raise ModelsError(f"cannot read the image {str(path)!r}")
             h, w = image.shape[:2]
-            label = src / "labels" / split / (path.stem + ".txt")
-            rows = [line.split() for line in (label.read_text() if label.is_file() else "").splitlines() if line]
+            rows = [line.split() for line in _label_text(src, split, path).splitlines() if line.strip()]
             classes = np.array([locator_class(int(r[0])) for r in rows], np.int64)
             cxcywh = np.array([[float(v) for v in r[1:5]] for r in rows], np.float64).reshape(-1, 4) * [w, h, w, h]
             boxes = np.concatenate([cxcywh[:, :2] - cxcywh[:, 2:] / 2, cxcywh[:, :2] + cxcywh[:, 2:] / 2], 1)
