@@ -122,6 +122,7 @@ def export(weights: str | Path, *, imgsz: tuple[int, int] = (960, 544), out: str
 
 def main(argv: list[str] | None = None) -> int:
     from vision.detector import parse_size
+    from vision.errors import VisionError
 
     parser = argparse.ArgumentParser(prog="python -m models.export")
     parser.add_argument("weights", help="checkpoint (.pt)")
@@ -130,11 +131,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--float32", action="store_true", help="keep float32 weights (twice the size)")
     parser.add_argument("--int8", metavar="DIR", help="write an 8-bit model calibrated on images under DIR")
     args = parser.parse_args(argv)
-    size = parse_size(args.imgsz)
-    assert size is not None
     try:
+        size = parse_size(args.imgsz)
+        assert size is not None
         path = export(args.weights, imgsz=size, out=args.out, half=not args.float32, int8=args.int8)
-    except ModelsError as error:
+    except (ModelsError, VisionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(f"wrote {path} ({path.stat().st_size / 1e6:.1f} MB)")

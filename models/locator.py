@@ -23,7 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
+from datasets.yolo import yolo_line
 from models.errors import ModelsError
+from vision.errors import VisionError
 
 LOCATOR_CLASSES = ("die", "bomb", "fuse", "spark", "role", "back")
 
@@ -148,11 +150,7 @@ def make_tiled_dataset(src: str | Path, dst: str | Path, size: tuple[int, int] =
                 name = f"{path.stem}_{k}"
                 cv2.imwrite(str(dst / "images" / split / f"{name}.jpg"), tile, [cv2.IMWRITE_JPEG_QUALITY, 95])
                 th, tw = tile.shape[:2]
-                lines = [
-                    f"{c} {(b[0] + b[2]) / 2 / tw:.6f} {(b[1] + b[3]) / 2 / th:.6f} "
-                    f"{(b[2] - b[0]) / tw:.6f} {(b[3] - b[1]) / th:.6f}\n"
-                    for b, c in zip(tile_boxes, tile_classes)
-                ]
+                lines = [yolo_line(c, b, tw, th) + "\n" for b, c in zip(tile_boxes, tile_classes)]
                 (dst / "labels" / split / f"{name}.txt").write_text("".join(lines))
     return _write_yaml(src, dst, splits)
 
@@ -170,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             yaml = make_tiled_dataset(args.src, args.dst, parse_size(args.tiles))
         else:
             yaml = make_locator_dataset(args.src, args.dst)
-    except ModelsError as error:
+    except (ModelsError, VisionError) as error:
         print(f"error: {error}")
         return 2
     print(json.dumps({"data": str(yaml)}))

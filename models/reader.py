@@ -165,7 +165,7 @@ DEFAULT_ARCH = "wide"
 """The size a run from scratch trains (the shipped reader's); a run from ``--init`` keeps its checkpoint's."""
 
 
-def _network(arch: str = DEFAULT_ARCH) -> Any:
+def _network(arch: str) -> Any:
     import torch
     from torch import nn
 
@@ -237,6 +237,23 @@ def augment(
         img = 255 * (np.clip(img, 0, 255) / 255) ** rng.uniform(0.75, 1.35)
         out[i] = img.transpose(2, 0, 1) / 255.0
     return out, turned, ~scrambled
+
+
+def load_checkpoint(path: str | Path) -> dict:
+    """A ``reader.pt`` as saved by ``train_reader``, with its ``arch`` (checkpoints from before the sizes were
+    recorded are ``small``); a missing or foreign file is a one-line ``ModelsError``."""
+    import torch
+
+    try:
+        checkpoint = torch.load(path, map_location="cpu")
+    except FileNotFoundError:
+        raise ModelsError(f"no reader checkpoint at {str(path)!r}") from None
+    except Exception as error:  # torch raises pickle, zip and runtime errors for a file that is not one
+        reason = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ModelsError(f"cannot read a reader checkpoint from {str(path)!r}: {reason}") from None
+    if not isinstance(checkpoint, dict) or "state" not in checkpoint:
+        raise ModelsError(f"{str(path)!r} is not a reader checkpoint (no 'state')")
+    return {"arch": "small", **checkpoint}
 
 
 def _load_init(net: Any, checkpoint: dict, colours: tuple[str, ...]) -> None:
@@ -320,6 +337,7 @@ def train_reader(
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
+    checkpoint = load_checkpoint(init) if init is not None else None  # a bad --init fails before the crops load
     files = [crops] if isinstance(crops, (str, Path)) else list(crops)
     parts = [load_crops(f) for f in files]
     x, colour, face, top = (np.concatenate([p[k] for p in parts]) for k in ("crops", "colour", "face", "top"))
@@ -327,11 +345,10 @@ def train_reader(
     n_val = max(1, int(len(x) * val_share))
     val, train = order[:n_val], order[n_val:]
     colours = reader_colours()
-    checkpoint = torch.load(init, map_location="cpu") if init is not None else None
-    arch = arch or (checkpoint.get("arch", "small") if checkpoint else DEFAULT_ARCH)
+    arch = arch or (checkpoint["arch"] if checkpoint else DEFAULT_ARCH)
     net = _network(arch)(len(colours))
     if checkpoint is not None:  # continue an earlier run with a fresh schedule (widened if it was smaller)
-        if checkpoint.get("arch", "small") != arch:
+        if checkpoint["arch"] != arch:
             checkpoint = {**checkpoint, "state": widen(checkpoint["state"], arch, seed)}
         _load_init(net, checkpoint, colours)
     optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
@@ -407,8 +424,8 @@ def export_reader(weights: str | Path, out: str | Path) -> Path:
     import onnx
     import torch
 
-    checkpoint = torch.load(weights, map_location="cpu")
-    net = _network(checkpoint.get("arch", "small"))(len(checkpoint["colours"]))
+    checkpoint = load_checkpoint(weights)
+    net = _network(checkpoint["arch"])(len(checkpoint["colours"]))
     net.load_state_dict(checkpoint["state"])
     net.eval()
 

@@ -82,15 +82,21 @@ def game_colours(edition: str) -> frozenset[str]:
 
 
 def parse_size(text: str | int | tuple[int, int] | None) -> tuple[int, int] | None:
-    """``"960x544"``, ``"960"``, 960 or (960, 544) -> (width, height); sides are rounded up to multiples of 32."""
+    """``"960x544"``, ``"960"``, 960 or (960, 544) -> (width, height); sides are rounded up to multiples of 32.
+    Anything else (``"9x"``, ``"abc"``, a side under 1) is a ``DetectorError``."""
     if text is None:
         return None
-    if isinstance(text, tuple):
-        w, h = text
-    elif isinstance(text, int) or "x" not in str(text):
-        w = h = int(text)
-    else:
-        w, h = (int(v) for v in str(text).lower().split("x"))
+    try:
+        if isinstance(text, tuple):
+            w, h = (int(v) for v in text)
+        elif isinstance(text, int) or "x" not in str(text).lower():
+            w = h = int(text)
+        else:
+            w, h = (int(v) for v in str(text).lower().split("x"))
+    except ValueError:
+        raise DetectorError(f"bad network input size {text!r}: expected WxH or W in pixels, as 960x544") from None
+    if w < 1 or h < 1:
+        raise DetectorError(f"bad network input size {text!r}: sides must be at least 1 pixel")
     return -(-w // 32) * 32, -(-h // 32) * 32
 
 

@@ -82,3 +82,15 @@ def test_a_run_from_a_checkpoint_keeps_its_size_and_one_from_scratch_trains_the_
     assert resumed["arch"] == "wide" and fresh["arch"] == DEFAULT_ARCH
     with pytest.raises(ModelsError, match="cannot widen to 'small'"):
         train_reader(crops, epochs=1, batch=8, init=shipped, arch="small", out=tmp_path / "narrowed")
+
+
+def test_a_missing_or_foreign_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="checkpoints are read with torch")
+    from models.reader import export_reader, train_reader
+
+    with pytest.raises(ModelsError, match="no reader checkpoint at 'nosuch.pt'"):
+        train_reader(tmp_path / "crops.npz", epochs=1, init="nosuch.pt", out=tmp_path / "run")
+    foreign = tmp_path / "foreign.pt"
+    foreign.write_text("not a checkpoint")
+    with pytest.raises(ModelsError, match="cannot read a reader checkpoint from .*foreign.pt"):
+        export_reader(foreign, tmp_path / "out.onnx")

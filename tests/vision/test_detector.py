@@ -181,3 +181,9 @@ def test_a_window_finds_what_the_whole_frame_finds_there(detector, scenes) -> No
     everything, seen = detector.detect_window(image, (-50, -50, 5000, 5000))  # clipped to the frame
     assert seen == (0.0, 0.0, 1280.0, 720.0) and len(everything) == len(whole)
     assert len(detector.detect_window(np.zeros((8, 8, 3), np.uint8), (0, 0, 8, 8))[0]) == 0
+
+
+def test_a_size_that_is_not_one_is_a_clear_error() -> None:
+    for text in ("9x", "abc", "0x544"):
+        with pytest.raises(DetectorError, match=f"bad network input size '{text}'"):
+            parse_size(text)
