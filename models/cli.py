@@ -17,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train the dice-and-cards detector from scratch (ultralytics, offline)",
         description="Train YOLO11 from scratch on a dataset made by `fuse-referee synth images`.",
     )
-    train.add_argument("--data", required=True, help="dataset directory (or its data.yaml)")
+    train.add_argument("--data", default=None, help="dataset directory (or its data.yaml); not with --resume")
     train.add_argument("--epochs", type=int, default=30, help="epochs (default 30)")
     train.add_argument("--imgsz", type=int, default=640, help="square training size in pixels (default 640)")
     train.add_argument("--batch", type=int, default=16, help="images per batch (default 16)")
@@ -71,6 +71,8 @@ def run_train(args: argparse.Namespace) -> int:
     from models.train import train
 
     try:
+        if args.data is None and not args.resume:
+            raise ModelsError("--data is required (a dataset directory or its data.yaml), unless --resume")
         extra = {}
         for item in args.extra:
             key, sep, value = item.partition("=")
@@ -78,7 +80,7 @@ def run_train(args: argparse.Namespace) -> int:
                 raise ModelsError(f"--set wants KEY=VALUE, got {item!r}")
             extra[key.strip()] = _value(value.strip())
         run = train(
-            args.data,
+            args.data or "",
             epochs=args.epochs,
             imgsz=args.imgsz,
             batch=args.batch,

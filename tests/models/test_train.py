@@ -50,6 +50,16 @@ def test_train_and_eval_report_one_line_errors(tmp_path: Path, capsys: pytest.Ca
     args = parser.parse_args(["eval", "--data", str(tmp_path)])
     assert args.func(args) == 2
     assert "no truth/*.json" in capsys.readouterr().err
+    args = parser.parse_args(["train", "--epochs", "1"])
+    assert args.func(args) == 2
+    assert "--data is required" in capsys.readouterr().err
+
+
+def test_resume_needs_no_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install ultralytics)")
+    args = _parser().parse_args(["train", "--resume", "--project", str(tmp_path), "--name", "none"])
+    assert args.func(args) == 2
+    assert "nothing to resume" in capsys.readouterr().err
 
 
 def test_resume_without_a_checkpoint_is_an_error(tmp_path: Path) -> None:
