@@ -53,6 +53,15 @@ SMALL = 0.35
 cards and card backs in view is no card (the dice bag, a shadow): every card is the same size, and fully visible
 ones measured at least 0.48 of the frame's median box on 12 rendered games (tilt, turns), the dark dice bag the
 locator took for a card 0.30."""
+CUT = 0.6
+"""A box with no name known in its place that touches the frame's edge is no card under this share of the median
+box of the ``NEAR`` named cards and backs nearest it (perspective makes the near cards larger): a card cut by the
+edge, or the table's edge taken for one (a locator trained on tiles, where cards cut by the tile's edge are
+labelled, sees such fragments). Too little of a card shows to name it or find its chips, and an unknown card is
+a stand-in in the deal, which a false one throws out of step."""
+NEAR = 3
+EDGE_PX = 2
+"""A box this near the frame's border touches its edge."""
 ON_CHIP = 0.4
 """A die the locator is less sure of than the layout's ``conf`` (0.25), but at least this share of it (0.1), is
 kept when it rests on a chip spot of a card in view, and dropped elsewhere: dice on cards are where the locator
@@ -177,6 +186,19 @@ def _area(box: np.ndarray) -> float:
     return float((box[2] - box[0]) * (box[3] - box[1]))
 
 
+def _at_edge(box: np.ndarray, width: int, height: int) -> bool:
+    return bool(min(box[0], box[1], width - box[2], height - box[3]) <= EDGE_PX)
+
+
+def _near_size(box: np.ndarray, boxes: list[np.ndarray], sizes: np.ndarray) -> float:
+    """The median area of the ``NEAR`` boxes whose centres lie nearest ``box``'s (0 without any)."""
+    if not boxes:
+        return 0.0
+    centres = np.array([(b[:2] + b[2:]) / 2 for b in boxes])
+    distance = np.hypot(*(centres - (box[:2] + box[2:]) / 2).T)
+    return float(np.median(sizes[np.argsort(distance)[:NEAR]]))
+
+
 def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     """Whether the centre of any of the (N, 4) die boxes lies in ``box``."""
     centres = (dice[:, :2] + dice[:, 2:]) / 2
@@ -271,14 +293,16 @@ class TableLayout:
         cards: list[CardSeen] = []
         known: list[_Known] = []
         used: set[int] = set()
-        sizes = [_area(k.box) for k in self._known if k.card.card_id]
-        sizes += [_area(box) for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
-        small = SMALL * float(np.median(sizes)) if sizes else 0.0
+        boxes = [k.box for k in self._known if k.card.card_id]
+        boxes += [box for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
+        sizes = np.array([_area(box) for box in boxes])
+        small = SMALL * float(np.median(sizes)) if len(sizes) else 0.0
         placed: list[tuple[np.ndarray, str, float, _Known | None, bool]] = []  # ..., remembered card, lying still
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = self._same_place(box, kind, used)
             old = self._known[k] if k is not None else None
-            if (old is None or old.name is None) and _area(box) < small:
+            if (old is None or old.name is None) and _area(box) < (
+                    _near_size(box, boxes, sizes) * CUT if _at_edge(box, w, h) else small):
                 continue
             if k is not None:
                 used.add(k)

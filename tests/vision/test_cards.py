@@ -168,6 +168,27 @@ def test_a_card_box_far_smaller_than_the_cards_in_view_is_no_card(sample, tmp_pa
     assert found == [False, True]
 
 
+def test_a_card_box_at_the_frame_edge_needs_more_of_a_card_than_one_inside(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """On a table whose cards are named, a card-shaped box half the area of the cards near it is no card where it
+    touches the frame's edge (a card cut by the edge, or the edge taken for one) and an unknown card inside."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    layout = TableLayout(edition="fuse")
+    assert sum(c.card_id is not None for c in layout.observe(img, det, 0).cards) >= 5
+    frame, height = img.copy(), img.shape[0]
+    cards = det.cards.xyxy
+    w, h = np.median(cards[:, 2] - cards[:, 0]) * 0.7, np.median(cards[:, 3] - cards[:, 1]) * 0.7
+    spots = [np.array([x0, y1 - h, x0 + w, y1], np.float32) for x0, y1 in ((100, height), (300, height - 60))]
+    for box in spots:
+        cv2.rectangle(frame, (int(box[0]), int(box[1])), (int(box[2]), int(box[3]) - 1), (60, 30, 20), -1)
+    bomb = det.names.index("bomb")
+    fake = Detections(np.vstack([det.xyxy, spots]), np.ones(len(det) + 2), [*det.class_id, bomb, bomb], det.names)
+    centres = [np.mean(c.corners, 0) for c in layout.observe(frame, fake, 1).cards]
+    found = [any(np.all((c >= s[:2] - 2) & (c <= s[2:] + 2)) for c in centres) for s in spots]
+    assert found == [False, True]
+
+
 def test_unknown_cards_lying_still_are_read_again_in_turn_a_few_a_frame(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A table of cards the gallery cannot name (Countdown's deck over a FUSE table): each card is read when it
     turns up, then again after ``RETRY_FRAMES`` frames, but no more than ``RETRIES_PER_FRAME`` in one frame, the
