@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from models.errors import TrainingError
-
 
 def _parser() -> argparse.ArgumentParser:
     from models.cli import register
@@ -55,19 +53,12 @@ def test_train_and_eval_report_one_line_errors(tmp_path: Path, capsys: pytest.Ca
     assert "--data is required" in capsys.readouterr().err
 
 
-def test_resume_needs_no_dataset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_resume_needs_no_dataset_and_without_a_checkpoint_is_an_error(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install ultralytics)")
     args = _parser().parse_args(["train", "--resume", "--project", str(tmp_path), "--name", "none"])
     assert args.func(args) == 2
     assert "nothing to resume" in capsys.readouterr().err
-
-
-def test_resume_without_a_checkpoint_is_an_error(tmp_path: Path) -> None:
-    pytest.importorskip("ultralytics", reason="training needs ultralytics (pip install ultralytics)")
-    from models.train import train
-
-    with pytest.raises(TrainingError, match="nothing to resume"):
-        train(tmp_path, project=tmp_path, name="none", resume=True)
 
 
 def test_one_epoch_on_a_tiny_set_then_evaluate(tiny: Path, tmp_path: Path) -> None:
