@@ -301,8 +301,8 @@ class TableLayout:
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = self._same_place(box, kind, used)
             old = self._known[k] if k is not None else None
-            if (old is None or old.name is None) and _area(box) < (
-                    _near_size(box, boxes, sizes) * CUT if _at_edge(box, w, h) else small):
+            least = CUT * _near_size(box, boxes, sizes) if _at_edge(box, w, h) else small
+            if (old is None or old.name is None) and _area(box) < least:
                 continue
             if k is not None:
                 used.add(k)
