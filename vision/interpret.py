@@ -222,6 +222,8 @@ class Interpreter(Resync):
         """Cards reported for a card turned up that vision never saw."""
         self._stand_ins: dict[str, str] = {}
         """Unknown card (``?N``) -> the card reported in its place (``_stand_in``)."""
+        self._looks: dict[str, str] = {}
+        """Unknown card -> the known card it looked most like when it turned up (``Change.likely``), if any."""
         self._cards_at: dict[str, tuple[Point, float, float]] = {}
         """Card -> where it lies, its short side (pixels) and when it left (``inf`` while there), from the card
         changes."""

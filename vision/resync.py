@@ -206,6 +206,7 @@ class Resync:
     _judged_again: list[Change]
     _unseen_stand_ins: set[str]
     _stand_ins: dict[str, str]
+    _looks: dict[str, str]
     _cards_at: dict[str, tuple[Point, float, float]]
     _doubt_until: float
     _landed: bool
@@ -675,6 +676,9 @@ class Resync:
             return None
         # a card turning up where the dealer set cards aside is one set aside: its stand-in must be one too
         aside = task[0] == "deal" and self.zones.set_aside(task[1], change.where)
+        if change.likely:
+            self._looks[change.card] = change.likely
+            self._free_look(change, task, aside)
         # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
         outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
         outcomes.sort(key=lambda a: a.card != change.likely)  # the card it looked most like first, if it can come
@@ -705,6 +709,17 @@ class Resync:
             return card
         return None
 
+    def _free_look(self, change: Change, task: tuple, aside: bool) -> None:
+        """The card an unknown card looks like is kept from it by a guess: a stand-in for another unknown card that
+        looked like something else (or nothing), or, in a deal, a stand-in dealt before it that breaks the
+        starting hand the look would join. That guess becomes another card."""
+        look = change.likely
+        taken = next((k for k, v in self._stand_ins.items() if v == look and self._looks.get(k) != look), None)
+        if taken is not None:
+            self._other_stand_in(taken, look, f"{change.card} at {change.elapsed:.2f} s looks like {look}")
+        if task[0] == "deal" and not aside and not _kept_in_hand(self.state, task[1], look):
+            self._keep_in_hand(task[1], change, look)
+
     def _seen_cards(self) -> set[str]:
         """Cards the camera has named (on the table now or before, or about to be used), and the stand-ins."""
         return (set(self._cards_at) | {c.card for c in self._pending if c.kind.startswith("card")}
@@ -715,16 +730,17 @@ class Resync:
         unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
         self._other_stand_in(unknown, change.card, f"{change.card} turned up at {change.elapsed:.2f} s")
 
-    def _keep_in_hand(self, player: int, change: Change) -> None:
-        """A card dealt to ``player`` is set aside by the starting-hand rule, yet it lies beside the player's cards,
-        not with those set aside: the stand-in dealt to the player before it broke the hand. Another stand-in is
-        taken, one that keeps the card in the hand."""
+    def _keep_in_hand(self, player: int, change: Change, card: str = "") -> None:
+        """A card dealt to ``player`` (or ``card``, the look of an unknown card about to be dealt) is set aside by
+        the starting-hand rule, yet it lies beside the player's cards, not with those set aside: the stand-in dealt
+        to the player before it broke the hand. Another stand-in is taken, one that keeps the card in the hand."""
+        card = card or change.card
         if not self.zones.in_hand(player, change.where, self.settings.hand_reach * change.size):
             return
         hand = {c.id for c in self.state.players[player].cards} - set(self._renamed)  # (a card named is no guess)
         for unknown in [k for k, v in self._stand_ins.items() if v in hand]:
-            if self._other_stand_in(unknown, change.card, f"{change.card} lies in p{player + 1}'s hand",
-                                    lambda trial: change.card not in trial.state.set_aside):
+            if self._other_stand_in(unknown, card, f"{card} lies in p{player + 1}'s hand",
+                                    lambda trial: _kept_in_hand(trial.state, player, card)):
                 return
 
     def _other_stand_in(self, unknown: str, not_card: str, why: str,
@@ -828,6 +844,19 @@ class Resync:
 
 def dist(a: Point, b: Point) -> float:  # (used by vision.interpret too)
     return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def _kept_in_hand(state: State, player: int, card: str) -> bool:
+    """Whether ``card`` is in ``player``'s hand, or would be if dealt there now (not set aside)."""
+    if any(c.id == card for c in state.players[player].cards):
+        return True
+    deal = next((a for a, _ in state.chance_outcomes()
+                 if isinstance(a, A.Deal) and a.card == card and a.player == player), None)
+    if deal is None:
+        return False
+    after = state.clone()
+    after.apply_action(deal)
+    return card not in after.set_aside
 
 
 def _report_index(referee: Referee, action: str) -> int:

@@ -171,6 +171,37 @@ def test_a_stand_in_that_breaks_the_hand_is_swapped_for_one_that_keeps_the_next_
     assert any("F-G28 lies in p1's hand: the stand-in is" in note for note in interp.notes)
 
 
+def test_an_unknown_card_that_looks_like_a_card_the_hand_refuses_swaps_the_stand_in_that_broke_the_hand() -> None:
+    """As above, but p1's second card is unknown too, and looks like F-G28: the look is refused only for the
+    guess dealt before it, so that guess becomes another card and the second card is taken as F-G28."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "?1", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "?2", where=(420.0, 600.0), type="bomb", size=80.0, likely="F-G28"),
+            Change("card+", 18, 3.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 24, 4.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal, 8.0)
+    hands = [[c.id for c in area.cards] for area in referee.state.players]
+    assert hands[0][1] == "F-G28" and referee.state.set_aside == []
+    assert hands[1] == ["F-G04", "F-G05"] and all(e.accepted for e in referee.events)
+    assert any("F-G28 lies in p1's hand: the stand-in is" in note for note in interp.notes)
+
+
+def test_an_unknown_card_that_looks_like_another_unknown_cards_guess_takes_it_from_that_card() -> None:
+    """p1's second card is unknown and looks like nothing known: it gets a guess. p2's second card, unknown too,
+    looks like that very card: it is taken as that card, and p1's card gets another guess."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD[:3], 8.0)
+    guess = referee.state.players[0].cards[1].id
+    later = Change("card+", 54, 9.0, "?2", where=(420.0, 100.0), type="bomb", size=80.0, likely=guess)
+    _run_from(interp, [later], 8.2, 14.0)
+    hands = [[c.id for c in area.cards] for area in referee.state.players]
+    assert hands[1] == ["F-G28", guess] and hands[0][0] == "F-G21" and hands[0][1] not in (guess, "F-G28")
+    assert all(e.accepted for e in referee.events if not e.undone)
+    assert any(f"?2 at 9.00 s looks like {guess}" in note for note in interp.notes)
+
+
 def test_a_card_set_aside_away_from_the_hand_leaves_the_stand_in_as_it_is() -> None:
     """The same deal, but F-G28 put down far from p1's unknown card: the dealer set it aside, so the stand-in that
     broke the hand is kept, and the next card is p1's second."""
