@@ -764,7 +764,7 @@ class Resync:
                        None)
         if unknown is None or self._stand_ins[unknown] == change.card:
             return
-        if change.card in self._stand_ins.values():
+        if change.card in self._stand_ins.values() and change.card not in self._renamed:
             self._replace_stand_in(change)  # it stood in for another unknown card, which now needs another
         seen = self._seen_cards() - ({change.card} if change.kind == "card>" else set())  # (where it lies now)
         if self._owner(change.card) is not None or change.card in seen:

@@ -288,6 +288,25 @@ def test_a_row_card_reported_as_a_stand_in_is_corrected_when_it_is_named_as_it_i
     assert all(e.accepted for e in referee.events if not e.undone)
 
 
+def test_a_card_named_where_an_unknown_card_lay_keeps_that_name_when_it_turns_up_again() -> None:
+    """As above; the card taken, F-G07, then turns up where it was put (the tracker lost it under the hand):
+    it is the row's card named on its way, not a second F-G07, so the row's report keeps its name."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6 * i + 6, i + 1.0, card, where=(300.0 + 120 * (i % 2), 600.0 - 500 * (i // 2)),
+                   type="bomb", size=80.0) for i, card in enumerate(("F-G21", "F-G10", "F-G28", "F-G04"))]
+    row = [Change("card+", 54 + 6 * i, 9.0 + i, card, where=(100.0 + 120 * i, 350.0), type="bomb", size=80.0,
+                  likely="F-G05" if card == "?2" else "")
+           for i, card in enumerate(("F-011", "F-015", "F-009", "F-G06", "?2"))]
+    _run(interp, deal + row, 18.0)
+    assert [e.action for e in referee.events if not e.undone][-1] == "reveal F-G05"
+    taken = Change("card>", 120, 20.0, "F-G07", where=(300.0, 100.0), before=(580.0, 350.0), type="bomb", size=80.0)
+    again = Change("card+", 150, 25.0, "F-G07", where=(310.0, 105.0), type="bomb", size=80.0)
+    _run_from(interp, [taken, again], 18.2, 32.0)
+    assert [e.action for e in referee.events if not e.undone][-1] == "reveal F-G07"
+    assert not any("F-G07 turned up" in note for note in interp.notes)
+
+
 def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
     referee, interp = _dealt(GameConfig("countdown", 2), ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34",
                              "deal p2 C-G42", "deal p2 C-G16", "reveal C-G44", "reveal C-G20", "reveal C-G02",
