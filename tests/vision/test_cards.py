@@ -102,8 +102,8 @@ def test_a_card_keeps_its_name_when_it_comes_back_covered(sample, tmp_path, monk
     gone = Detections(np.delete(det.xyxy, k, 0), np.delete(det.confidence, k), np.delete(det.class_id, k), det.names)
     assert card not in layout.observe(img, gone, 1).cards
     covered = img.copy()
-    for spot in card.chips:  # a die-sized block on every chip
-        x, y, r = int(spot.centre[0]), int(spot.centre[1]), int(spot.radius * 1.5)
+    for spot in card.chips:  # a block larger than a die on every chip (a die and the fingers that put it)
+        x, y, r = int(spot.centre[0]), int(spot.centre[1]), int(spot.radius * 1.7)
         covered[y - r : y + r, x - r : x + r] = (40, 40, 200)
     alone = layout.gallery.matcher.match(covered, np.array(card.corners, np.float32))
     assert alone.card_id is None and alone.best == card.card_id  # too covered to name afresh
