@@ -437,8 +437,8 @@ class Interpreter(Resync):
             return True
         if any(c.kind == "card+" and c.card.startswith("?") and c.elapsed < change.elapsed for c in self._pending):
             return False  # an unknown card turned up before it: dealt (or revealed) first
-        if change.card in self._stand_ins.values() and change.card not in self._renamed:
-            self._replace_stand_in(change)  # (a stand-in corrected to a card named where it lay is that card)
+        if self._guessed(change.card):
+            self._replace_stand_in(change)
         if self._owner(change.card) is not None or change.card in self.state.row:
             self._done(change)  # seen again after a hand passed over it
             left = next((c for c in self._pending if c.kind == "card-" and c.card == change.card), None)

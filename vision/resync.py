@@ -725,6 +725,11 @@ class Resync:
         return (set(self._cards_at) | {c.card for c in self._pending if c.kind.startswith("card")}
                 | set(self._stand_ins.values()) | self._unseen_stand_ins)
 
+    def _guessed(self, card: str) -> bool:
+        """Whether ``card`` is reported only as a guess: a stand-in for an unknown card, not named where that card
+        lay (``_named_later``: then it is that card, and turning up elsewhere is that card moved)."""
+        return card in self._stand_ins.values() and card not in self._renamed
+
     def _replace_stand_in(self, change: Change) -> None:
         """The card taken as a stand-in for an unknown one turned up itself: the stand-in becomes another card."""
         unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
@@ -764,7 +769,7 @@ class Resync:
                        None)
         if unknown is None or self._stand_ins[unknown] == change.card:
             return
-        if change.card in self._stand_ins.values() and change.card not in self._renamed:
+        if self._guessed(change.card):
             self._replace_stand_in(change)  # it stood in for another unknown card, which now needs another
         seen = self._seen_cards() - ({change.card} if change.kind == "card>" else set())  # (where it lies now)
         if self._owner(change.card) is not None or change.card in seen:
