@@ -48,6 +48,10 @@ KEEP_SEEN = 0.25
 """A card already named keeps its name with this share of its cells explained (naming a card afresh needs
 ``identify.MIN_SEEN``): confirming what was seen in that place needs less evidence than naming it anew, and a
 completed card carries dice on every chip and often a hand."""
+WHOLE = 0.95
+"""A card put where a named card lay keeps that name while dice lie on it, which cover what tells it from its
+twins; not when this share of its face is explained by cards that exclude that name (the row card taken in a
+defuse, put where the defused card lay, carries printed chips that the locator may take for dice)."""
 SMALL = 0.35
 """A card detection with no name known in its place and a box under this share of the median box of the named
 cards and card backs in view is no card (the dice bag, a shadow): every card is the same size, and fully visible
@@ -214,6 +218,11 @@ def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return bool(((centres >= box[:2]) & (centres <= box[2:])).all(1).any())
 
 
+def _another(identity: Identity, name: CardSeen) -> bool:
+    """Whether a face is shown whole (``WHOLE`` of its cells explained) by cards other than ``name``."""
+    return identity.seen >= WHOLE and name.card_id not in identity.near
+
+
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
     return float(box_iou(a, b)[0, 0])
 
@@ -345,7 +354,7 @@ class TableLayout:
                         and name is not None and old.card.card_id == name.card_id)
             if (seen.card_id is None and name is not None and identity is not None
                     and (in_sight or (identity.best == name.card_id and identity.seen >= KEEP_SEEN)
-                         or _carries_dice(box, detections.dice.xyxy))):
+                         or (_carries_dice(box, detections.dice.xyxy) and not _another(identity, name)))):
                 # in the same place as a card named before and still closest to it: it keeps its name though
                 # dice or a hand now cover the chips that told it from its twins
                 if turns is not None:
