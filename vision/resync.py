@@ -359,8 +359,11 @@ class Resync:
         times = [self._seen_at(action, change.elapsed) for action in best[1]]
         for i in reversed(range(len(times) - 1)):
             times[i] = min(times[i], times[i + 1])  # (what came before happened no later)
+        seen = {c.card for c in self._pending if c.kind == "card+"}
         for action, at in zip(best[1], times):
             self._report(replace(change, elapsed=at, confidence=0.0), str(action))
+            if isinstance(action, (A.Deal, A.DealRole, A.Reveal, A.DrawSpark)) and action.card not in seen:
+                self._unseen_stand_ins.add(action.card)  # a card turned up unseen: a stand-in
         self.notes.append(f"{', '.join(map(str, best[1]))}: inferred at {change.elapsed:.2f} s, the next roll "
                           f"landing ({best[0][0]} chips unlike the table)")
         return True
@@ -767,7 +770,10 @@ class Resync:
         unknown = next((key for key, (centre, size, gone) in self._cards_at.items()
                         if key in self._stand_ins and change.elapsed <= gone and dist(centre, change.where) <= size),
                        None)
-        if unknown is None or self._stand_ins[unknown] == change.card:
+        if unknown is None:
+            self._drawn_unseen_named(change)
+            return
+        if self._stand_ins[unknown] == change.card:
             return
         if self._guessed(change.card):
             self._replace_stand_in(change)  # it stood in for another unknown card, which now needs another
@@ -778,12 +784,35 @@ class Resync:
                                                      f"{change.elapsed:.2f} s"):
             self._renamed[change.card] = change.elapsed  # a card named only now may be misnamed (``_report``)
 
+    def _drawn_unseen_named(self, change: Change) -> None:
+        """A die seen on a card that no player holds, nor was seen before, of the kind of a card drawn unseen (a
+        spark taken as a stand-in when the next roll landed, ``_sparks_drawn_unseen``, ``_catch_up``): the card
+        drawn was that one, the one stand-in of its kind that a player holds."""
+        if self._owner(change.card) is not None or change.card in self._seen_cards():
+            return
+        kind = self.state.game.card(change.card).kind
+        held = [c for c in self._unseen_stand_ins
+                if self._owner(c) is not None and self.state.game.card(c).kind == kind]
+        if len(held) == 1 and self._correct_report(held[0], change.card, f"{change.card} seen in play at "
+                                                                          f"{change.elapsed:.2f} s"):
+            self._unseen_stand_ins.discard(held[0])
+            self._renamed[change.card] = change.elapsed
+
     def _swap_stand_in(self, unknown: str, card: str, why: str,
                        wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
         """The report of the stand-in for ``unknown`` corrected to ``card``, if the game still takes what followed
         it as before (and is ``wanted`` then)."""
+        if not self._correct_report(self._stand_ins[unknown], card, why, wanted):
+            return False
+        self._stand_ins[unknown] = card
+        return True
+
+    def _correct_report(self, stand_in: str, card: str, why: str,
+                        wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
+        """The report that brought ``stand_in`` into the game corrected to ``card``, if the game still takes what
+        followed it as before (and is ``wanted`` then)."""
         event = next((e for e in self.referee.events if not e.undone and e.accepted
-                      and e.action.split()[-1] == self._stand_ins[unknown]), None)
+                      and e.action.split()[-1] == stand_in), None)
         if event is None:
             return False
         action = " ".join([*event.action.split()[:-1], card])
@@ -791,7 +820,6 @@ class Resync:
         trial.correct(event.index, action)
         if not _kept(self.referee, trial, event.index) or not wanted(trial):
             return False
-        self._stand_ins[unknown] = card
         self.correct(event.index, action, why)
         return True
 

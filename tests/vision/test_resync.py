@@ -613,3 +613,20 @@ def test_a_card_defused_while_a_die_of_the_roll_seemed_unplaced_is_defused_once_
     actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup):]
     assert "defuse C-G17 take C-G52" in actions, actions
     assert referee.violations == []
+
+
+def test_a_spark_drawn_unseen_is_corrected_when_a_die_names_the_card_drawn() -> None:
+    """p1 owes a spark, and the card drawn is never seen: when the next roll lands it gets a stand-in. A die of
+    that roll then settles on a spark card no player holds (the card drawn, named once a die lies on it): the
+    stand-in's report is corrected to that card, and the placement taken."""
+    setup = (*SPARKS_OWED[:-1], "place yellow1 C-G50:2", "done")
+    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    assert [task for task in referee.state.tasks if task[0] == "spark"] == [("spark", 0)]
+    roll = _loose(("green4", "blue2", "red3", "green5"), 5.0)
+    _run_from(interp, roll, 0.0, 12.0)
+    drawn = next(e.action.split()[-1] for e in referee.events[len(setup):] if e.action.startswith("spark p1"))
+    assert drawn != "S-G01"
+    _run_from(interp, [Change("die+", 90, 15.0, "S-G01", 1, "red3", where=(300.0, 650.0))], 12.0, 20.0)
+    actions = [e.action for e in referee.events[len(setup):] if not e.undone and e.accepted]
+    assert actions[0] == "spark p1 S-G01" and "place red3 S-G01:1" in actions, actions
+    assert referee.violations == []
