@@ -364,6 +364,8 @@ class TableLayout:
                 continue
             if seen.card_id is not None and (turns is None or turns.card_id != seen.card_id):
                 turns = Turns(seen)
+            if seen.card_id is None and name is not None and identity is not None and _another(identity, name):
+                seen = replace(seen, instead_of=name.card_id)
             cards.append(seen)
             # an unknown card explained well by cards that do not include the one named in its place is another
             # card, put there as the named one left (the row card taken in a defuse): it takes no name from there.

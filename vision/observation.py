@@ -41,6 +41,9 @@ class CardSeen:
     likely: str | None = None
     """Unrecognised: the known card it looks most like (a twin of the right one, often the right one itself). A
     hint for the card reported meanwhile, never a claim: ``card_id`` stays None."""
+    instead_of: str | None = None
+    """Unrecognised, where the card ``instead_of`` was named before and shown whole as other cards than it: another
+    card put in its place (the row card taken in a defuse), not that card under a hand."""
 
 
 def chip_names(cards: tuple[CardSeen, ...]) -> list[str | None]:
@@ -90,6 +93,7 @@ class TableObservation:
                 confidence=c["confidence"],
                 chips=tuple(ChipSpot(s["chip"], tuple(s["centre"]), s["radius"], s["level"]) for s in c["chips"]),  # type: ignore[arg-type]
                 likely=c.get("likely"),
+                instead_of=c.get("instead_of"),
             )
             for c in data["cards"]
         )

@@ -144,6 +144,9 @@ class _Card:
     chips: dict[int, tuple[Point, float, int]] = field(default_factory=dict)
     likely: str = ""
     """Unrecognised: the card it looked most like when committed (its dice are given that card's name)."""
+    displaced: bool = False
+    """Another card was shown whole where it lay (``CardSeen.instead_of``): unknown cards there are not it, until
+    it is named again."""
 
 
 @dataclass
@@ -218,11 +221,15 @@ class Tracker:
             track = by_id.get(card.card_id) if card.card_id else None
             if track is not None and track.key not in seen:
                 seen[track.key] = card
+                track.displaced = False
             else:
                 rest.append(card)
         for card in rest:
             centre, size = _centre(card), _short_side(card)
-            free = [t for t in self.cards.values() if t.key not in seen and not (card.card_id and t.card_id)]
+            if card.instead_of in by_id:  # another card shown whole where it lay: it is gone, not hidden
+                by_id[card.instead_of].displaced = True
+            free = [t for t in self.cards.values() if t.key not in seen and not (card.card_id and t.card_id)
+                    and not t.displaced]
             near = min(free, key=lambda t: _dist(t.centre, centre), default=None)
             if near is not None and _dist(near.centre, centre) < self.settings.move_share * size:
                 seen[near.key] = card

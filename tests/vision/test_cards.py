@@ -264,7 +264,8 @@ def test_a_card_put_where_a_named_card_lay_does_not_take_its_name(  # type: igno
     lay (the row card taken in a defuse), one the layout cannot name (a twin of it is known too) but that clearly
     looks like another card: it stays unknown, frame after frame, instead of taking the name left there; also
     once a die lies on it and a hand took it out of sight for a frame, and when what looks like a die (a printed
-    chip) lies on it from the first frame it shows there."""
+    chip) lies on it from the first frame it shows there. Where the card was taken away, not named elsewhere, the
+    card put there says which card it is not (``instead_of``)."""
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     img, truth = sample[1]
     det = detections_of(truth)
@@ -307,6 +308,8 @@ def test_a_card_put_where_a_named_card_lay_does_not_take_its_name(  # type: igno
         cards = layout.observe(frame, seen, index).cards
         put_there = min(cards, key=lambda c: float(np.linalg.norm(np.mean(c.corners, 0) - centre)))
         assert put_there.card_id is None and put_there.likely in (other, "F-TWIN"), index
+        if index == 2:  # shown whole as another card where the card taken away lay: the tracker's sign it left
+            assert put_there.instead_of == (None if moved_to else first)
 
 
 def test_an_outline_far_longer_than_a_card_is_no_card() -> None:

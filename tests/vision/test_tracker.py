@@ -76,6 +76,19 @@ def test_a_card_that_loses_its_name_keeps_its_dice() -> None:
     assert [k for k in kinds(gone) if k[0] == "die-"] == [("die-", "F-001", 1, "red5")]
 
 
+def test_another_card_shown_whole_where_a_named_card_lay_is_not_that_card() -> None:
+    """The defused card is taken away and the row card put in its place, which the layout cannot name but shows
+    whole as another card (``instead_of``) in its first frame there, unknown after: the named card leaves and
+    the card put there is a new one. An unknown card in that place without that sign is the named card under a
+    hand."""
+    put = CardSeen(CARD.corners, "bomb", None, 0.4, likely="F-009", instead_of="F-001")
+    after = CardSeen(CARD.corners, "bomb", None, 0.4, likely="F-009")
+    changes = run([((CARD, OTHER), ())] * 8 + [((OTHER,), ())] * 2 + [((put, OTHER), ())] + [((after, OTHER), ())] * 12)
+    assert sorted((c.kind, c.card) for c in changes[2:]) == [("card+", "?1"), ("card-", "F-001")]
+    hand = run([((CARD, OTHER), ())] * 8 + [((OTHER,), ())] * 2 + [((after, OTHER), ())] * 13)
+    assert [c.kind for c in hand[2:]] == []
+
+
 def test_a_card_recognised_only_after_it_settled_still_shows_its_empty_chips() -> None:
     """A card dealt under a hand is first followed as an unknown card; once recognised, a die taken off its chip
     leaves (the die names the card by id, the track was opened under an unknown name)."""
