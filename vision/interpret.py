@@ -614,8 +614,20 @@ class Interpreter(Resync):
             self._done(change)
             self._report(change, f"return {change.card}:{change.chip}", rule_kind=True)
             return True
+        if card.complete and self.state.phase in ("distribute", "defuse") and self._bare(change.card) \
+                and not any(c.kind == "card-" and c.card == change.card for c in self._pending):
+            # every die lifted from a completed card that still shows: defused, and the row card taken put in its
+            # place (the layout cannot tell the two apart there), or the card about to go
+            where = self._cards_at.get(change.card, (change.where,))[0]
+            self._pending.append(replace(change, kind="card-", chip=0, die="", where=where,
+                                         type=card.card.kind))
+            self.notes.append(f"every die lifted from {change.card} by {change.elapsed:.2f} s: taken as gone")
         return False  # the dice of a card being defused (used when the card leaves), or a die to return once an
         # unused die is rolled again (the roll comes first); a die lost from sight alone says nothing
+
+    def _bare(self, card: str) -> bool:
+        """Whether the table shows no die on ``card``'s chips, but for its print read as one."""
+        return all(colours(self._printed.get(k, "")) == colours(die) for k, die in self._table.items() if k[0] == card)
 
     # ------------------------------------------------------------------ loose dice
 

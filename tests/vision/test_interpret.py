@@ -276,6 +276,24 @@ def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None
     assert referee.events[-1].action == log[at][1] and referee.events[-1].accepted
 
 
+def test_a_completed_card_whose_dice_are_all_lifted_is_defused_though_a_card_still_shows_there() -> None:
+    """The row card taken in a defuse is put where the defused card lay, and the layout cannot tell the two apart
+    there (no ``card-``): every die lifted from the completed card says it was defused, taking that row card."""
+    from vision.tracker import Change
+
+    referee, interp, log, at = _countdown_until("defuse C-")
+    t, (_, card, _, taken) = log[at][0], log[at][1].split()
+    held = next(c for area in referee.state.players for c in area.cards if c.id == card)
+    frame = int(t * 6)
+    lifted = [Change("die-", frame, t - 1.0 + 0.2 * k, card, chip, str(die), where=(500.0, 600.0))
+              for k, (chip, die) in enumerate(sorted(held.physical.items()))]
+    moved = Change("card>", frame + 3, t + 0.5, taken, where=(500.0, 600.0), before=(500.0, 350.0), type="bomb")
+    interp.feed(lifted, frame, t)
+    interp.feed([moved], frame + 4, t + 0.67)
+    assert [e.action for e in referee.events[at:] if e.accepted][:1] == [log[at][1]]
+    assert any("every die lifted" in n for n in interp.notes)
+
+
 def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> None:
     """A spark card drawn mid-game whose art shows a die on a chip: that die is read there from the card's first
     sighting on. It is the card's print, not a die put down (nor a roll missed)."""
