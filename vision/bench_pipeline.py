@@ -42,7 +42,7 @@ def _camera(images: list[np.ndarray], fps: float, clock: list[float]) -> Iterato
         if newest >= len(images):
             return
         if newest == given:
-            time.sleep((newest + 1) * period - (time.perf_counter() - clock[0]))
+            time.sleep(max(0.0, (newest + 1) * period - (time.perf_counter() - clock[0])))  # (the clock ran on)
             continue
         given = newest
         yield Frame(newest, newest * period, images[newest])
