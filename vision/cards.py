@@ -352,9 +352,10 @@ class TableLayout:
             # shown under its name in this place up to the last frame (a card shown unknown there may be another)
             in_sight = (old is not None and old.last >= self._previous
                         and name is not None and old.card.card_id == name.card_id)
+            another = seen.card_id is None and name is not None and identity is not None and _another(identity, name)
             if (seen.card_id is None and name is not None and identity is not None
                     and (in_sight or (identity.best == name.card_id and identity.seen >= KEEP_SEEN)
-                         or (_carries_dice(box, detections.dice.xyxy) and not _another(identity, name)))):
+                         or (_carries_dice(box, detections.dice.xyxy) and not another))):
                 # in the same place as a card named before and still closest to it: it keeps its name though
                 # dice or a hand now cover the chips that told it from its twins
                 if turns is not None:
@@ -364,8 +365,8 @@ class TableLayout:
                 continue
             if seen.card_id is not None and (turns is None or turns.card_id != seen.card_id):
                 turns = Turns(seen)
-            if seen.card_id is None and name is not None and identity is not None and _another(identity, name):
-                seen = replace(seen, instead_of=name.card_id)
+            if another:
+                seen = replace(seen, instead_of=name.card_id)  # type: ignore[union-attr]
             cards.append(seen)
             # an unknown card explained well by cards that do not include the one named in its place is another
             # card, put there as the named one left (the row card taken in a defuse): it takes no name from there.
