@@ -126,6 +126,10 @@ class InterpreterSettings:
     the card's print (a spark card drawn, a card revealed), not a die put down."""
     static_px: float = 12.0
     """Loose changes within this many pixels of where a loose die lay before the first roll are ignored."""
+    lift_s: float = 1.0
+    """A die on a chip printed with its colour, read with a face the roll lacks, is the roll's one die of its
+    colours unless that die still lies loose this many seconds after it was seen there: then it is the card's
+    print read as a die."""
 
 
 @dataclass
@@ -247,6 +251,8 @@ class Interpreter(Resync):
         self.row_off_line: float | None = None
         """How far the first row's cards lay from a line as dealt, in card short sides (``_straighten_row``;
         printed by ``vision.evaluate --json``): rows dealt in order lie close to one."""
+        self._lying: list[Change] = []
+        """The loose dice on the table now (their ``loose+``, until a ``loose-`` of that die)."""
         self._static: list[Point] = []
         """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
         changes there are no game's dice."""
@@ -535,6 +541,15 @@ class Interpreter(Resync):
             return True
         if self.state.phase != "distribute":
             return self._infer_unseen(change, "distribute")  # the leader left the role's ability unused
+        lying = self._roll_die(change)
+        rolled = [str(d) for d in self.state.roll].count(lying)  # (each of them: a roll may hold two alike)
+        if lying != change.die and self._printed_with(change) and sum(c.die == lying for c in self._lying) >= rolled:
+            if self._now[1] - change.elapsed < self.settings.lift_s:
+                return False  # (its ``loose-`` may come yet)
+            self._done(change)
+            self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
+                              f"lies loose still, the card's print")
+            return True
         self._done(change)
         roll = [str(d) for d in self.state.roll]
         if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
@@ -624,6 +639,17 @@ class Interpreter(Resync):
             self.notes.append(f"every die lifted from {change.card} by {change.elapsed:.2f} s: taken as gone")
         return False  # the dice of a card being defused (used when the card leaves), or a die to return once an
         # unused die is rolled again (the roll comes first); a die lost from sight alone says nothing
+
+    def _printed_with(self, change: Change) -> bool:
+        """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""
+        owner = self._owner(change.card)
+        card = next((c for c in self.state.players[owner].cards if c.id == change.card), None) \
+            if owner is not None else None
+        layout = card.card.layout if card is not None else None
+        if layout is None or not 0 < change.chip <= len(layout.chips):
+            return False
+        return any(a.colour in colours(change.die).split("/") and not a.negated
+                   for a in layout.chips[change.chip - 1].atoms)
 
     def _bare(self, card: str) -> bool:
         """Whether the table shows no die on ``card``'s chips, but for its print read as one."""

@@ -217,6 +217,7 @@ class Resync:
     _given_up: list[Change]
     row_off_line: float | None
     _static: list[Point]
+    _lying: list[Change]
 
     # the interpreter's own steps, used here
     state: State
@@ -241,6 +242,12 @@ class Resync:
                 self._table[(c.card, c.chip)] = c.die
             elif c.kind == "die-":
                 self._table.pop((c.card, c.chip), None)
+            elif c.kind == "loose+" and not c.brief:
+                self._lying.append(c)
+            elif c.kind == "loose-":
+                same = [k for k in self._lying if k.die == c.die]
+                if same:
+                    self._lying.remove(min(same, key=lambda k: dist(k.where, c.where)))
             if c.kind in ("card+", "card>") and c.size:
                 self._cards_at[c.card] = (c.where, c.size, float("inf"))
             elif c.kind == "card-" and c.card in self._cards_at:

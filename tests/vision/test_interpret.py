@@ -318,10 +318,28 @@ def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour()
 
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)  # lifted from the roll
     interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1")], 40, 7.0)  # no red1 rolled: the red6 went there
     assert referee.events[-1].action == "place red6 F-G04:1" and referee.events[-1].accepted
     interp.feed([Change("die+", 50, 8.0, "F-G04", 2, "black3")], 50, 9.0)  # black5 or black2: not guessed
     assert referee.events[-1].action == "place red6 F-G04:1" and interp.confirms
+
+
+def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is_the_print() -> None:
+    """A yellow1 is read on F-G10's chip 2 (printed yellow), and the roll's one yellow die, yellow5, still lies in
+    the roll area: nothing was put there, it is the card's print. Once yellow5 is lifted and a yellow die is read
+    there again, that is yellow5 placed."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("green4", "red6", "black1", "yellow5"), 3.0)
+    rolled = len(referee.events)
+    for k in range(12):
+        interp.feed([Change("die+", 36, 6.0, "F-G10", 2, "yellow1")] if k == 0 else [], 36 + k, 6.0 + k / 6)
+    assert len(referee.events) == rolled and any("the card's print" in n for n in interp.notes)
+    interp.feed([Change("loose-", 60, 10.0, die="yellow5", where=(620.0, 400.0))], 60, 10.5)
+    interp.feed([Change("die+", 66, 11.0, "F-G10", 2, "yellow3")], 66, 12.5)
+    assert referee.events[-1].action == "place yellow5 F-G10:2" and referee.events[-1].accepted
 
 
 def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() -> None:
