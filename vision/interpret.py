@@ -541,9 +541,10 @@ class Interpreter(Resync):
             return True
         if self.state.phase != "distribute":
             return self._infer_unseen(change, "distribute")  # the leader left the role's ability unused
+        roll = [str(d) for d in self.state.roll]
         lying = self._roll_die(change)
-        rolled = [str(d) for d in self.state.roll].count(lying)  # (each of them: a roll may hold two alike)
-        if lying != change.die and self._printed_with(change) and sum(c.die == lying for c in self._lying) >= rolled:
+        if lying != change.die and self._printed_with(change) \
+                and sum(c.die == lying for c in self._lying) >= roll.count(lying):  # (a roll may hold two alike)
             if self._now[1] - change.elapsed < self.settings.lift_s:
                 return False  # (its ``loose-`` may come yet)
             self._done(change)
@@ -551,7 +552,6 @@ class Interpreter(Resync):
                               f"lies loose still, the card's print")
             return True
         self._done(change)
-        roll = [str(d) for d in self.state.roll]
         if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
             fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
             if fix is not None:
