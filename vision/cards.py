@@ -78,7 +78,8 @@ PRINT_CLEAN = 0.02
 PRINT_SURE = 0.7
 """... and so is a surer one, under ``PRINT_SURE``, that the print explains within ``PRINT_CLEAN``. A chip printed
 with a die's colour or face looks like a die from above, and the locator trained on tiles finds such prints at
-0.26-0.53 (10th-90th percentile). On every 6th frame of the 17 probe, tuning and fresh games (10,516 dice on chips
+0.26-0.53 (10th-90th percentile). On every 6th frame of the 17 probe, tuning and fresh games (a throwaway script
+over their cached observations and ``frames.json`` truth, not kept; 10,516 dice on chips
 of named cards, less sure ones already dropped by ``PRINT_FIT``), 960 dice lay on chips where the truth has none:
 528 of them the print explains within 0.02, and none of the 9,556 real dice, however sure the locator is (within
 0.03: 570 and 16; 0.04: 571 and 38). Under 0.7 the print is looked at for 42 % of the dice on chips (all 528
@@ -218,9 +219,9 @@ def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
     return bool(((centres >= box[:2]) & (centres <= box[2:])).all(1).any())
 
 
-def _another(identity: Identity, name: CardSeen) -> bool:
+def _another(identity: Identity | None, name: CardSeen | None) -> bool:
     """Whether a face is shown whole (``WHOLE`` of its cells explained) by cards other than ``name``."""
-    return identity.seen >= WHOLE and name.card_id not in identity.near
+    return identity is not None and name is not None and identity.seen >= WHOLE and name.card_id not in identity.near
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
@@ -352,7 +353,7 @@ class TableLayout:
             # shown under its name in this place up to the last frame (a card shown unknown there may be another)
             in_sight = (old is not None and old.last >= self._previous
                         and name is not None and old.card.card_id == name.card_id)
-            another = seen.card_id is None and name is not None and identity is not None and _another(identity, name)
+            another = seen.card_id is None and _another(identity, name)
             if (seen.card_id is None and name is not None and identity is not None
                     and (in_sight or (identity.best == name.card_id and identity.seen >= KEEP_SEEN)
                          or (_carries_dice(box, detections.dice.xyxy) and not another))):
@@ -393,7 +394,8 @@ class TableLayout:
         """The sure dice on their chips or loose; then the less sure ones read surely (``ON_CHIP``) that rest on
         a chip no sure die holds, overlapping none (a second box on a sure die). A die on a chip the locator is
         less sure of than ``PRINT_SURE`` is dropped where the chip's print shows (``PRINT_FIT``)."""
-        sure = located(found) >= self.conf
+        how_sure = located(found)
+        sure = how_sure >= self.conf
         maybe = ~sure & (found.confidence >= detector_conf(self.conf))
         maybe &= ~(box_iou(found.xyxy, found.xyxy[sure]) > 0).any(1)
         spots: dict[tuple[str, int], tuple[CardSeen, ChipSpot]] = {}
@@ -401,14 +403,14 @@ class TableLayout:
             for spot in card.chips if name else ():
                 spots.setdefault((name, spot.chip), (card, spot))  # type: ignore[arg-type]
 
-        def printed(die: DieSeen, how_sure: float) -> bool:
-            if not die.on or how_sure >= PRINT_SURE:
+        def printed(die: DieSeen, located_at: float) -> bool:
+            if not die.on or located_at >= PRINT_SURE:
                 return False
-            fit = PRINT_FIT if how_sure < self.conf else PRINT_CLEAN
+            fit = PRINT_FIT if located_at < self.conf else PRINT_CLEAN
             return self._residual(frame, die.on, *spots[die.on]) <= fit  # type: ignore[arg-type]
 
-        dice = tuple(die for die, how_sure in zip(assign_dice(tuple(cards), found[sure]), located(found)[sure])
-                     if not printed(die, how_sure))
+        dice = tuple(die for die, located_at in zip(assign_dice(tuple(cards), found[sure]), how_sure[sure])
+                     if not printed(die, located_at))
         if not maybe.any():
             return dice
         taken = {die.on for die in dice}

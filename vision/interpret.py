@@ -41,6 +41,7 @@ from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
 from rules.referee import Event, Referee
+from rules.table import CardInPlay
 from vision.observation import Point, colours
 from vision.resync import Resync, dist, fix_roll
 from vision.tracker import Change
@@ -426,6 +427,10 @@ class Interpreter(Resync):
                 return p
         return None
 
+    def _held(self, card: str) -> CardInPlay | None:
+        """The card in front of a player (None if no player holds it)."""
+        return next((c for area in self.state.players for c in area.cards if c.id == card), None)
+
     def _on_card_added(self, change: Change) -> bool:
         if change.card.startswith("?"):
             if any(c.kind == "card-" and c.card == change.card for c in self._pending):
@@ -482,8 +487,8 @@ class Interpreter(Resync):
             self._done(change)  # a set-aside card shuffled back, a fuse card discarded
             self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")
             return True
-        card = next(c for c in self.state.players[owner].cards if c.id == change.card)
-        if not card.complete:  # its last dice not seen on their chips: lifted from the roll and seen nowhere since?
+        card = self._held(change.card)
+        if not card.complete:  # type: ignore[union-attr]  # its last dice not seen on their chips: lifted from the roll and seen nowhere since?
             if any(c.kind == "die+" and c.card == change.card for c in self._pending):
                 return False  # seen there, waiting for the game
             return self._complete_from_roll(change, card)  # else ``_resync`` looks for them, or asks
@@ -525,14 +530,9 @@ class Interpreter(Resync):
     # ------------------------------------------------------------------ dice on chips
 
     def _chip_die(self, card: str, chip: int) -> str | None:
-        owner = self._owner(card)
-        if owner is None:
-            return None
-        for c in self.state.players[owner].cards:
-            if c.id == card:
-                die = c.physical.get(chip)
-                return str(die) if die else None
-        return None
+        held = self._held(card)
+        die = held.physical.get(chip) if held is not None else None
+        return str(die) if die else None
 
     def _on_die_added(self, change: Change) -> bool:
         self._named_later(change)
@@ -588,8 +588,8 @@ class Interpreter(Resync):
         here = self._chip_die(change.card, change.chip)
         if owner is None or here is None or here == change.die:
             return change
-        card = next(c for c in self.state.players[owner].cards if c.id == change.card)
-        layout = card.card.layout
+        card = self._held(change.card)
+        layout = card.card.layout  # type: ignore[union-attr]
         above = [k + 1 for k, beneath in (layout.supports.items() if layout else ()) if change.chip - 1 in beneath
                  and k + 1 not in card.physical and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
         if len(above) != 1:
@@ -623,13 +623,13 @@ class Interpreter(Resync):
                     self._back_at[index] = change.elapsed
                     break
             return True
-        owner = self._owner(change.card)
-        card = next(c for c in self.state.players[owner].cards if c.id == change.card)  # type: ignore[index]
+        card = self._held(change.card)
         if self.state.phase == "lose":
             self._done(change)
             self._report(change, f"return {change.card}:{change.chip}", rule_kind=True)
             return True
-        if card.complete and self.state.phase in ("distribute", "defuse") and self._bare(change.card) \
+        if card is not None and card.complete and self.state.phase in ("distribute", "defuse") \
+                and self._bare(change.card) \
                 and not any(c.kind == "card-" and c.card == change.card for c in self._pending):
             # every die lifted from a completed card that still shows: defused, and the row card taken put in its
             # place (the layout cannot tell the two apart there), or the card about to go
@@ -642,9 +642,7 @@ class Interpreter(Resync):
 
     def _printed_with(self, change: Change) -> bool:
         """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""
-        owner = self._owner(change.card)
-        card = next((c for c in self.state.players[owner].cards if c.id == change.card), None) \
-            if owner is not None else None
+        card = self._held(change.card)
         layout = card.card.layout if card is not None else None
         if layout is None or not 0 < change.chip <= len(layout.chips):
             return False

@@ -226,6 +226,7 @@ class Resync:
     _report: Any
     _trial: Any
     _owner: Any
+    _held: Any
     _chip_die: Any
     _infer_unseen: Any
     _game_time: Any
@@ -366,7 +367,7 @@ class Resync:
         times = [self._seen_at(action, change.elapsed) for action in best[1]]
         for i in reversed(range(len(times) - 1)):
             times[i] = min(times[i], times[i + 1])  # (what came before happened no later)
-        seen = {c.card for c in self._pending if c.kind == "card+"}
+        seen = self._turned_up_waiting()
         for action, at in zip(best[1], times):
             self._report(replace(change, elapsed=at, confidence=0.0), str(action))
             if isinstance(action, (A.Deal, A.DealRole, A.Reveal, A.DrawSpark)) and action.card not in seen:
@@ -404,13 +405,17 @@ class Resync:
         if kind == "unused":
             return sorted(legal, key=lambda a: a.die != state.tasks[0][1])  # type: ignore[attr-defined]
         if kind in ("reveal", "spark", "deal", "role"):
-            seen = {c.card for c in self._pending if c.kind == "card+"}
+            seen = self._turned_up_waiting()
             cards = [a for a in legal if a.card in seen] + [  # type: ignore[attr-defined]
                 a for a in legal if a.card not in self._seen_cards()]  # type: ignore[attr-defined]
             return cards[:1]
         if kind == "ability":
             return [a for a in legal if isinstance(a, A.Ready)]
         return []
+
+    def _turned_up_waiting(self) -> set[str]:
+        """The cards seen turning up that the game has not taken yet."""
+        return {c.card for c in self._pending if c.kind == "card+"}
 
     def _on_table(self, card: str) -> bool:
         return self._cards_at.get(card, (None, None, -inf))[2] == inf
@@ -580,8 +585,7 @@ class Resync:
         for c in [c for c in self._pending if c.kind == "loose+" and self._may_place(c)
                   and self._card_under(c) == change.card]:
             self._loose_on_card(c, change.card)
-        owner = self._owner(change.card)
-        card = next(c for c in self.state.players[owner].cards if c.id == change.card)  # type: ignore[index]
+        card = self._held(change.card)
         if card.complete or self._complete_from_roll(change, card):
             return True  # ``_step`` defuses it now
         if change.kind == "card>":
@@ -863,8 +867,7 @@ class Resync:
         if self.state.phase != "distribute" or self._owner(card) is None:
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")
             return True
-        owner = self._owner(card)
-        cip = next(c for c in self.state.players[owner].cards if c.id == card)  # type: ignore[index]
+        cip = self._held(card)
         roll = [str(d) for d in self.state.roll]
         dice = [change.die] if change.die in roll else [d for d in roll if colours(d) == colours(change.die)]
         options = [(d, chip) for d in dict.fromkeys(dice) for chip in range(1, cip.card.chip_count + 1)
