@@ -211,6 +211,8 @@ class Interpreter(Resync):
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._table: dict[tuple[str, int], str] = {}
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
+        self._faint: set[tuple[str, int]] = set()
+        """Chips of ``_table`` whose die was read below ``min_confidence`` (a misread, or the chip's print)."""
         self._given_up: list[Change] = []
         """Changes given up lately (``rejudge_s``): judged again when the game's task changes (``_rejudge``)."""
         self._task: tuple | None = None

@@ -202,6 +202,7 @@ class Resync:
     _arrived: dict[int, float]
     _fillers: list[str]
     _table: dict[tuple[str, int], str]
+    _faint: set[tuple[str, int]]
     _gone_early: list[Change]
     _judged_again: list[Change]
     _unseen_stand_ins: set[str]
@@ -241,8 +242,13 @@ class Resync:
         for c in changes:
             if c.kind == "die+":
                 self._table[(c.card, c.chip)] = c.die
+                if c.confidence < self.settings.min_confidence:
+                    self._faint.add((c.card, c.chip))
+                else:
+                    self._faint.discard((c.card, c.chip))
             elif c.kind == "die-":
                 self._table.pop((c.card, c.chip), None)
+                self._faint.discard((c.card, c.chip))
             elif c.kind == "loose+" and not c.brief:
                 self._lying.append(c)
             elif c.kind == "loose-":
@@ -669,8 +675,9 @@ class Resync:
         rather than vision's. ``whole_table_step``: all cards compared."""
         card, _, chip = action.split()[-1].rpartition(":")
         skip = (card, int(chip)) if chip.isdigit() else None
-        table = {k: v for k, v in self._table.items() if k != skip}
         game = {k: v for k, v in dice_on_chips(self.state).items() if k != skip}
+        # a die read faintly where the game holds none is no sign of vision out of step: a misread or a print
+        table = {k: v for k, v in self._table.items() if k != skip and (k in game or k not in self._faint)}
         if self.settings.whole_table_step:
             known = {c for c, _ in game} | {c for c, _ in table}
             known -= set(self._stand_ins.values()) | self._unseen_stand_ins

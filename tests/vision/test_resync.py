@@ -96,6 +96,16 @@ def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_th
     assert any(c.action == "place green1 F-G28:1" for c in interp.confirms)
 
 
+def test_a_die_read_faintly_where_the_game_holds_none_leaves_the_game_in_step() -> None:
+    referee, interp = _dealt()
+    # something on F-G21:2 read faintly as a yellow die (a misread, or the chip's print): no sign of a die missed...
+    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
+         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.2)], 12.0)
+    # ... so a placement the rules refuse, seen clearly, is the player's
+    _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 20.0)
+    assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
+
+
 def test_a_refused_placement_is_a_violation_while_the_game_is_in_step() -> None:
     referee, interp = _dealt()
     _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
