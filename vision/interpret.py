@@ -543,6 +543,8 @@ class Interpreter(Resync):
             return True
         if self.state.phase != "distribute":
             return self._infer_unseen(change, "distribute")  # the leader left the role's ability unused
+        if self._next_roll_holds(change):
+            return False  # the next roll landed before it: the game catches up with that first (``vision.resync``)
         roll = [str(d) for d in self.state.roll]
         lying = self._roll_die(change)
         if lying != change.die and self._printed_with(change) \
@@ -581,6 +583,15 @@ class Interpreter(Resync):
         if event is not None and not event.accepted:
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
+
+    def _next_roll_holds(self, change: Change) -> bool:
+        """Whether a die settling on a chip, of colours the roll lacks, is one of a heap of loose dice that landed
+        before it and that the game has not used yet: the next roll, landed before vision caught up with the game
+        (a ``done`` or a spark it missed), its dice placed while the catch-up waits."""
+        if any(colours(str(d)) == colours(change.die) for d in self.state.roll):
+            return False
+        return any(c.kind == "loose+" and c.elapsed < change.elapsed and colours(c.die) == colours(change.die)
+                   and self._heap(c) for c in self._pending)
 
     def _on_top_of_held(self, change: Change) -> Change:
         """A die seen on a chip where the game holds another die, on a card that stacks chips on that one: the die

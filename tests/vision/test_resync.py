@@ -542,6 +542,21 @@ def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catc
     assert referee.violations == [] and any("inferred" in note for note in interp.notes)
 
 
+def test_a_die_of_the_next_roll_placed_before_the_game_caught_up_waits_for_the_catch_up() -> None:
+    """Vision missed the done (the green1 left unused); the next roll lands, and its blue2 is put on F-G04:3
+    before the game has caught up with that roll (a catch-up waits ``wait_s``): the placement waits for the
+    roll, rather than being refused as a die the old roll lacks."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2"):
+        referee.submit(action)
+    _run(interp, [*_loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0),
+                  Change("loose-", 27, 4.5, die="blue2", where=(700.0, 400.0)),
+                  Change("die+", 30, 5.0, "F-G04", 3, "blue2", confidence=0.9)], 14.0)
+    assert _actions(referee)[-2:] == ["roll blue2 yellow3 red4 green5", "place blue2 F-G04:3"]
+    assert referee.violations == [] and not any(c.action == "place blue2 F-G04:3" for c in interp.confirms)
+
+
 def test_what_a_catch_up_takes_is_dated_by_what_the_table_showed() -> None:
     """The same table, but p1's black1 was seen leaving its chip at 10 s (the game, waiting for the unused die
     rolled again, could not use that then): the return inferred when the next roll lands is dated 10 s, and
