@@ -104,6 +104,9 @@ class InterpreterSettings:
     put_down_px: float = 30.0
     """A die seen loose on a card (``Change.on_card``) this close to the chip it then settles on was put down there
     when it was first seen so: the placement's time."""
+    taken_back_s: float = 8.0
+    """A placement the rules refuse, asked about because vision was unsure of the game, is a violation when its die
+    is lifted off again within this many seconds (``_taken_back``)."""
     rejudge_s: float = 20.0
     """When the game's task changes, the changes given up in the last this many seconds are judged again (once): a
     change seen before the game wanted it (a die returned before the unused die was seen rolled again) makes
@@ -202,6 +205,8 @@ class Interpreter(Resync):
         """Refused placements whose die is still out: (event index, die, card, chip)."""
         self._back_at: dict[int, float] = {}
         """Event index of a refused placement -> when its die left the chip (seconds)."""
+        self._doubted: list[tuple[Change, str, str]] = []
+        """Placements the rules refuse that were asked about while vision was unsure of the game (``_taken_back``)."""
         self._left: list[Change] = []
         """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
         self._now = (0, 0.0)
@@ -391,12 +396,19 @@ class Interpreter(Resync):
         if why and (not rule_kind or doubt):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)
+            if rule_kind and change.kind == "die+" and _chip_rule(why) \
+                    and change.confidence >= self.settings.min_confidence:
+                self._doubted.append((change, action, why))
             return None
+        if change.kind == "card+" and change.size and action.startswith(("deal ", "reveal ")):
+            self._laid[action.split()[-1]] = (change.where, change.size)
+        return self._submit(change, action)
+
+    def _submit(self, change: Change, action: str) -> Event:
+        """``action`` to the referee, dated by the change that showed it."""
         clock = self.referee.clock
         if hasattr(clock, "seconds"):
             clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
-        if change.kind == "card+" and change.size and action.startswith(("deal ", "reveal ")):
-            self._laid[action.split()[-1]] = (change.where, change.size)
         return self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
 
     def _infer_unseen(self, change: Change, phase: str) -> bool:
@@ -630,6 +642,7 @@ class Interpreter(Resync):
         here = self._chip_die(change.card, change.chip)
         if here is None:
             self._done(change)
+            self._taken_back(change)
             for index, _, card, chip in self._refused:
                 if (card, chip) == (change.card, change.chip) and index not in self.taken_back:
                     self.taken_back[index] = change.frame  # the refused die taken back
@@ -652,6 +665,28 @@ class Interpreter(Resync):
             self.notes.append(f"every die lifted from {change.card} by {change.elapsed:.2f} s: taken as gone")
         return False  # the dice of a card being defused (used when the card leaves), or a die to return once an
         # unused die is rolled again (the roll comes first); a die lost from sight alone says nothing
+
+    def _taken_back(self, change: Change) -> None:
+        """A die lifted from a chip where a placement the rules refuse was only asked about (vision was unsure of
+        the game), soon and while the rules still refuse it for the same reason: the player took an illegal
+        placement back, as players do when it is pointed out; a misread die stays where it lies. A violation."""
+        for doubted in list(self._doubted):
+            placed, action, why = doubted
+            if change.elapsed - placed.elapsed > self.settings.taken_back_s:
+                self._doubted.remove(doubted)
+            elif (placed.card, placed.chip) == (change.card, change.chip) and self._trial(action) == why \
+                    and not self._would_complete(placed):
+                self._doubted.remove(doubted)
+                self.taken_back[self._submit(placed, action).index] = change.frame
+                self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: "
+                                  "a violation")
+
+    def _would_complete(self, change: Change) -> bool:
+        """Whether the die ``change`` saw on a chip is the last its card lacks: lifted again, it may be the card
+        defused with all its dice (an earlier die misread made the rules refuse the last one)."""
+        card = self._held(change.card)
+        return card is not None and all(k in card.physical or k == change.chip
+                                        for k in range(1, card.card.chip_count + 1))
 
     def _printed_with(self, change: Change) -> bool:
         """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""
@@ -799,6 +834,12 @@ def _doubtful(why: str) -> bool:
     """A refusal that says more about what vision read than about the players (``PERCEPTION_DOUBTS``: at its start,
     or after the card's id that leads it)."""
     return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS)
+
+
+def _chip_rule(why: str) -> bool:
+    """A refusal by the chip's own rule (its colour, number or order, read from the card's own dice), not by what
+    the game keeps of the turn (whose quota, which chip holds what) that a missed or misread placement skews."""
+    return why.startswith("chip ") and "already holds" not in why
 
 
 def _cluster(dice: list[Change], n: int) -> list[Change]:

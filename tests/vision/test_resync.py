@@ -96,6 +96,36 @@ def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_th
     assert any(c.action == "place green1 F-G28:1" for c in interp.confirms)
 
 
+def test_a_refused_placement_asked_about_is_a_violation_once_its_die_is_taken_back() -> None:
+    referee, interp = _dealt()
+    # out of step (a yellow die on F-G21:2 the game never saw placed): the refused green1 is first a question...
+    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
+         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.9)], 12.0)
+    _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 15.0)
+    assert referee.violations == []
+    # ... and lifted off again two seconds later: the player took an illegal placement back
+    _run_from(interp, [Change("die-", 92, 15.0, "F-G28", 1, "green1")], 15.0, 20.0)
+    assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
+    assert referee.violations[0].elapsed == 13.0 and list(interp.taken_back.values()) == [92]
+
+
+def test_a_refused_last_die_lifted_with_its_card_s_other_dice_is_no_violation() -> None:
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 green2 blue5", "place black1 F-G21:1", "place red1 F-G21:2",
+                   "place green2 F-G04:1", "place blue5 F-G04:2"):
+        referee.submit(action)
+    # F-G21 [1] [1] [1] holds black1 and red1; the green3 seen on its last chip is refused while vision is out of
+    # step (a yellow die on F-G10:2 the game never saw placed): an earlier die may be misread...
+    _run(interp, _loose(("yellow4", "green3", "red6", "black5"), 2.0)
+         + [Change("die+", 42, 7.0, "F-G10", 2, "yellow3", confidence=0.9),
+            Change("die+", 54, 9.0, "F-G21", 3, "green3", confidence=0.9)], 10.0)
+    # ... so all three lifted together may be the card defused, not a placement taken back
+    _run_from(interp, [Change("die-", 66, 11.0, "F-G21", k, die) for k, die in ((1, "black1"), (2, "red1"),
+                                                                                (3, "green3"))], 11.0, 16.0)
+    assert referee.violations == []
+    assert any(c.action == "place green3 F-G21:3" for c in interp.confirms)
+
+
 def test_a_die_read_faintly_where_the_game_holds_none_leaves_the_game_in_step() -> None:
     referee, interp = _dealt()
     # something on F-G21:2 read faintly as a yellow die (a misread, or the chip's print): no sign of a die missed...
