@@ -84,11 +84,17 @@ def test_a_stray_loose_die_apart_from_the_roll_heap_is_left_out() -> None:
     assert _actions(referee) == ["roll black2 black5 green1 red6"]
 
 
-def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_the_table() -> None:
+def _yellow_die_unplaced(confidence: float) -> tuple[Referee, Interpreter]:
+    """After the roll, a yellow die read on F-G21:2 at ``confidence`` that the game never saw placed (a reading it
+    could make no sense of)."""
     referee, interp = _dealt()
-    # a yellow die lies on F-G21:2 that the game never saw placed (a reading it could make no sense of)...
     _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
-         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.9)], 12.0)
+         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=confidence)], 12.0)
+    return referee, interp
+
+
+def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_the_table() -> None:
+    referee, interp = _yellow_die_unplaced(0.9)
     assert referee.violations == []
     # ... so an illegal-looking placement may be vision's error as much as the player's: asked, not flagged
     _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 20.0)
@@ -97,10 +103,7 @@ def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_th
 
 
 def test_a_refused_placement_asked_about_is_a_violation_once_its_die_is_taken_back() -> None:
-    referee, interp = _dealt()
-    # out of step (a yellow die on F-G21:2 the game never saw placed): the refused green1 is first a question...
-    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
-         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.9)], 12.0)
+    referee, interp = _yellow_die_unplaced(0.9)  # out of step: the refused green1 is first a question...
     _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 15.0)
     assert referee.violations == []
     # ... and lifted off again two seconds later: the player took an illegal placement back
@@ -127,10 +130,8 @@ def test_a_refused_last_die_lifted_with_its_card_s_other_dice_is_no_violation() 
 
 
 def test_a_die_read_faintly_where_the_game_holds_none_leaves_the_game_in_step() -> None:
-    referee, interp = _dealt()
     # something on F-G21:2 read faintly as a yellow die (a misread, or the chip's print): no sign of a die missed...
-    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
-         + [Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.2)], 12.0)
+    referee, interp = _yellow_die_unplaced(0.2)
     # ... so a placement the rules refuse, seen clearly, is the player's
     _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 20.0)
     assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
