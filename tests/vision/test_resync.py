@@ -96,7 +96,7 @@ def _yellow_die_unplaced(confidence: float) -> tuple[Referee, Interpreter]:
 def test_a_refused_placement_is_a_question_while_the_game_is_out_of_step_with_the_table() -> None:
     referee, interp = _yellow_die_unplaced(0.9)
     assert referee.violations == []
-    # ... so an illegal-looking placement may be vision's error as much as the player's: asked, not flagged
+    # an illegal-looking placement is then vision's error as much as the player's: asked, not flagged
     _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 20.0)
     assert referee.violations == []
     assert any(c.action == "place green1 F-G28:1" for c in interp.confirms)
