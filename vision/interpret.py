@@ -205,6 +205,9 @@ class Interpreter(Resync):
         """Refused placements whose die is still out: (event index, die, card, chip)."""
         self._back_at: dict[int, float] = {}
         """Event index of a refused placement -> when its die left the chip (seconds)."""
+        self.players_of: dict[int, int] = {}
+        """Event index of a refused placement -> the player (0-based) holding its card then (defused by the end,
+        the card is no one's)."""
         self._doubted: list[tuple[Change, str, str]] = []
         """Placements the rules refuse that were asked about while vision was unsure of the game (``_taken_back``)."""
         self._left: list[Change] = []
@@ -409,7 +412,10 @@ class Interpreter(Resync):
         clock = self.referee.clock
         if hasattr(clock, "seconds"):
             clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
-        return self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
+        event = self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
+        if not event.accepted and action.startswith("place ") and (owner := self._owner(change.card)) is not None:
+            self.players_of[event.index] = owner
+        return event
 
     def _infer_unseen(self, change: Change, phase: str) -> bool:
         """Report the actions nothing on the table shows (``ready``: the leader is done with the role's naming or
@@ -815,6 +821,7 @@ class Interpreter(Resync):
         shift = {i: i + 1 if i > index else i for i in range(len(self.referee.events))}  # the fix's place
         self._refused = [(shift[i], *rest) for i, *rest in self._refused]  # type: ignore[misc]
         self.taken_back = {shift[i]: f for i, f in self.taken_back.items()}
+        self.players_of = {shift[i]: p for i, p in self.players_of.items()}
         self._back_at = {shift[i]: t for i, t in self._back_at.items()}
         self.notes.append(f"{why}: now {action!r}")
 

@@ -73,7 +73,7 @@ def result(interp: Interpreter) -> dict[str, Any]:
                                  "frame": event.frame, "confidence": event.confidence}
         if words[0] == "place":
             card, _, chip = words[2].rpartition(":")
-            owner = interp.owner_of(card)
+            owner = interp.players_of.get(event.index, interp.owner_of(card))
             entry.update(player=f"p{owner + 1}" if owner is not None else None, card=card, chip=int(chip),
                          die=words[1], frame_taken_back=interp.taken_back.get(event.index))
         violations.append(entry)

@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from rules.referee import Event
-from vision.score import print_result
+from tests.vision.test_resync import _dealt, _loose, _run
+from vision.score import print_result, result
+from vision.tracker import Change
 from webui.cli import main
 
 
@@ -58,3 +60,23 @@ def test_the_log_says_which_events_were_inferred_corrected_or_taken_back(capsys:
     assert lines[:4] == ["    3.50  roll red1 blue2  (taken back)", "    3.50  roll red1 blue3  (corrected)",
                          "    6.00  done  (inferred)",
                          "    7.00  place red1 F-G21:1  REFUSED: chip 1 does not accept red1"]
+
+
+def test_a_violation_names_the_player_who_held_the_card_though_it_was_defused_since() -> None:
+    referee, interp = _dealt()  # p1 holds F-G21 [1] [1] [1]
+    first_turn = [Change("die+", 24 + 6 * i, 4.0 + i, card, chip, die, confidence=0.9) for i, (card, chip, die)
+                  in enumerate((("F-G21", 1, "black1"), ("F-G21", 2, "red1"), ("F-G04", 1, "green2"),
+                                ("F-G04", 2, "blue5")))]
+    illegal_then_right = [
+        Change("die+", 78, 13.0, "F-G21", 3, "green3", confidence=0.9), Change("die-", 84, 14.0, "F-G21", 3, "green3"),
+        Change("die+", 96, 16.0, "F-G21", 3, "yellow1", confidence=0.9)]
+    defused = [Change("card>", 108, 18.0, "F-011", where=(300.0, 600.0), before=(100.0, 350.0), type="bomb",
+                      size=80.0),
+               *[Change("die-", 110, 18.3, "F-G21", k, die) for k, die in ((1, "black1"), (2, "red1"), (3, "yellow1"))],
+               Change("card-", 110, 18.3, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0)]
+    _run(interp, _loose(("black1", "red1", "green2", "blue5"), 2.0) + first_turn
+         + _loose(("yellow1", "green3", "red6", "black5"), 10.0, x=700.0) + illegal_then_right + defused, 24.0)
+    assert [e.action for e in referee.events][-1] == "defuse F-G21 take F-011"
+    (violation,) = result(interp)["violations"]
+    assert (violation["action"], violation["player"], violation["frame_taken_back"]) == ("place green3 F-G21:3",
+                                                                                         "p1", 84)
