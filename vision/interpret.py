@@ -52,6 +52,10 @@ PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not 
 """Refusals that say more about what vision read than about the players: never a violation."""
 
 
+BEFORE_THE_END = 0.001
+"""How long before the countdown's end a change is dated that was first seen on the frame on which it ran out."""
+
+
 @dataclass(frozen=True)
 class Confirm:
     """A question for the person at the table: what vision saw and could not judge alone."""
@@ -213,6 +217,8 @@ class Interpreter(Resync):
         self._left: list[Change] = []
         """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
         self._now = (0, 0.0)
+        self._gap = 0.0
+        """Seconds between the last two frames fed."""
         self._arrived: dict[int, float] = {}
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
@@ -275,6 +281,8 @@ class Interpreter(Resync):
     # ------------------------------------------------------------------ feeding
 
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
+        if elapsed > self._now[1]:
+            self._gap = elapsed - self._now[1]
         self._now = (frame, elapsed)
         changes = self.remember(changes)
         self._pending += changes
@@ -389,9 +397,13 @@ class Interpreter(Resync):
     def _report(self, change: Change, action: str, rule_kind: bool = False) -> Event | None:
         """Submit ``action`` if the game takes it, or (``rule_kind``, confidently seen) as a violation; else ask.
         Nothing is reported once the countdown has run out by the change's time: the game is over then."""
-        if self.state.won_at is None and self._game_time(change.elapsed) >= self.state.config.limit_seconds:
-            self._tick(change.elapsed)
-            return None
+        late = self._game_time(change.elapsed) - self.state.config.limit_seconds
+        if self.state.won_at is None and late >= 0:
+            if late >= self._gap:
+                self._tick(change.elapsed)
+                return None
+            # first seen on the frame on which the countdown ran out: made since the frame before, in time
+            change = replace(change, elapsed=change.elapsed - late - BEFORE_THE_END)
         why = self._trial(action)
         doubt = (_doubtful(why) or change.confidence < self.settings.min_confidence
                  or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action))

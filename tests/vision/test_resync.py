@@ -144,6 +144,17 @@ def test_a_refused_placement_is_a_violation_while_the_game_is_in_step() -> None:
     assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
 
 
+@pytest.mark.parametrize(("seen_at", "counted"), [(12.0, True), (12.5, False)])
+def test_a_placement_first_seen_on_the_frame_the_countdown_ran_out_was_in_time(seen_at: float, counted: bool) -> None:
+    """A 12-second game seen at 6 frames a second: a die first seen on its chip on the frame at 12.0 s was put
+    down since the frame before, in time; one first seen three frames later was not."""
+    referee, interp = _dealt(GameConfig("fuse", 2, limit_seconds=12))
+    _run(interp, _loose(("black5", "red6", "black2", "green1"), 2.0)
+         + [Change("die+", int(seen_at * 6), seen_at, "F-G21", 1, "green1", confidence=0.9)], 14.0)
+    placed = [e for e in referee.events if e.action == "place green1 F-G21:1"]
+    assert [(e.accepted, e.elapsed < 12.0) for e in placed] == ([(True, True)] if counted else [])
+
+
 def test_a_done_inferred_from_a_die_that_seemed_rolled_again_is_taken_back_when_its_dice_are_placed() -> None:
     referee, interp = _dealt()
     timeline = _loose(("black5", "red6", "black2", "green1"), 2.0) + [
