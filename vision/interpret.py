@@ -33,6 +33,7 @@ on chips are not the table's (``Interpreter._in_step``).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import inf
@@ -54,6 +55,8 @@ PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not 
 
 BEFORE_THE_END = 0.001
 """How long before the countdown's end a change is dated that was first seen on the frame on which it ran out."""
+FRAMES_KEPT = 600
+"""Frame times kept (``Interpreter._frames``): longer than the tracker takes to commit a change."""
 
 
 @dataclass(frozen=True)
@@ -217,8 +220,8 @@ class Interpreter(Resync):
         self._left: list[Change] = []
         """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
         self._now = (0, 0.0)
-        self._gap = 0.0
-        """Seconds between the last two frames fed."""
+        self._frames: deque[float] = deque(maxlen=FRAMES_KEPT)
+        """When the latest frames fed were seen (seconds): the frame before a change's first sighting."""
         self._arrived: dict[int, float] = {}
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
@@ -281,8 +284,7 @@ class Interpreter(Resync):
     # ------------------------------------------------------------------ feeding
 
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
-        if elapsed > self._now[1]:
-            self._gap = elapsed - self._now[1]
+        self._frames.append(elapsed)
         self._now = (frame, elapsed)
         changes = self.remember(changes)
         self._pending += changes
@@ -397,13 +399,14 @@ class Interpreter(Resync):
     def _report(self, change: Change, action: str, rule_kind: bool = False) -> Event | None:
         """Submit ``action`` if the game takes it, or (``rule_kind``, confidently seen) as a violation; else ask.
         Nothing is reported once the countdown has run out by the change's time: the game is over then."""
-        late = self._game_time(change.elapsed) - self.state.config.limit_seconds
-        if self.state.won_at is None and late >= 0:
-            if late >= self._gap:
+        limit = self.state.config.limit_seconds
+        if self.state.won_at is None and self._game_time(change.elapsed) >= limit:
+            before = max((t for t in self._frames if t < change.elapsed), default=None)
+            if before is None or self._game_time(before) >= limit:
                 self._tick(change.elapsed)
                 return None
             # first seen on the frame on which the countdown ran out: made since the frame before, in time
-            change = replace(change, elapsed=change.elapsed - late - BEFORE_THE_END)
+            change = replace(change, elapsed=limit + self.settings.clock_start - BEFORE_THE_END)
         why = self._trial(action)
         doubt = (_doubtful(why) or change.confidence < self.settings.min_confidence
                  or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action))
