@@ -90,8 +90,8 @@ CLEAR_EVIDENCE = 2
 CLEAR_RATIO = 1.4
 """A clear view (every cell it explains within half of ``ACCEPT``) names its card on ``CLEAR_EVIDENCE`` cells when
 the next different look scores ``CLEAR_RATIO`` times worse: two of a twin's cells that differ, seen cleanly,
-with the whole face agreeing. On the 17 probe, tune and fresh games (every 60th frame's cards, their truth
-corners' views, with a throwaway script): named right 1,696 -> 1,722 of 2,342 views, none wrong either way; in
+with the whole face agreeing. On the 17 probe, tune and fresh games (``python -m vision.measure_cards GAME --step
+60``, summed): named right 1,696 -> 1,722 of 2,342 views, none wrong either way; in
 the games (``python -m vision.evaluate``, nineteenth session) dev 1,062 -> 1,081 events, unseen3 330 -> 331,
 unseen 283 -> 285, the others as before, no false violation."""
 COVERED = 0.04

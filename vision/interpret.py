@@ -706,8 +706,7 @@ class Interpreter(Resync):
         """Whether the die ``change`` saw on a chip is the last its card lacks: lifted again, it may be the card
         defused with all its dice (an earlier die misread made the rules refuse the last one)."""
         card = self._held(change.card)
-        return card is not None and all(k in card.physical or k == change.chip
-                                        for k in range(1, card.card.chip_count + 1))
+        return card is not None and change.chip not in card.placed and len(card.placed) + 1 == card.card.chip_count
 
     def _printed_with(self, change: Change) -> bool:
         """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""
@@ -858,10 +857,14 @@ def _doubtful(why: str) -> bool:
     return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS)
 
 
+NOT_THE_CHIPS_RULE = ("already holds", "does not exist", "dice have no")
+"""Refusals that name a chip but not its rule: a die already there, a chip the card lacks, a colour the game lacks."""
+
+
 def _chip_rule(why: str) -> bool:
     """A refusal by the chip's own rule (its colour, number or order, read from the card's own dice), not by what
     the game keeps of the turn (whose quota, which chip holds what) that a missed or misread placement skews."""
-    return why.startswith("chip ") and "already holds" not in why
+    return why.startswith("chip ") and not any(words in why for words in NOT_THE_CHIPS_RULE)
 
 
 def _cluster(dice: list[Change], n: int) -> list[Change]:
