@@ -496,6 +496,9 @@ class Tracker:
             if track.die is None:
                 if track.first is None:
                     continue
+                card_track = self._track(card)
+                if card_track is None or not card_track.committed:
+                    continue  # the card itself not settled: a glimpse under another name, its dice with it
                 first = track.first[1]
                 run = track.votes.run(first)  # the whole run of sightings votes on the die
                 if self._present(track.votes, obs.elapsed) is not None:

@@ -36,6 +36,20 @@ def test_a_die_is_committed_only_after_it_has_been_seen_still_for_a_while() -> N
     assert added[0].elapsed == 1.0  # when it first lay there, not when it was committed
 
 
+def test_dice_named_after_a_look_alike_of_a_settled_card_are_not_committed() -> None:
+    """For a moment the layout cannot name the card under the dice and names them after the card it looks most
+    like, another card than the one settled there: no track of that card exists, so they are no placement on it
+    (the card named again keeps them); a card settled unrecognised has its dice named after its look-alike."""
+    unnamed = CardSeen(CARD.corners, "bomb", None, 0.6, SPOTS, likely="F-G10")
+    on_it = (DieSeen("blue1", die("blue1", 1).box, 0.9, ("F-G10", 1)),
+             DieSeen("red3", die("red3", 2, 150.0).box, 0.9, ("F-G10", 2)))
+    changes = run([((CARD, OTHER), ())] * 8 + [((unnamed, OTHER), on_it)] * 5 + [((CARD, OTHER), ())] * 12)
+    assert [k for k in kinds(changes) if k[0].startswith("die")] == []
+    settled = run([((unnamed, OTHER), ())] * 8 + [((unnamed, OTHER), on_it)] * 6)
+    assert [k for k in kinds(settled) if k[0] == "die+"] == [("die+", "F-G10", 1, "blue1"),
+                                                             ("die+", "F-G10", 2, "red3")]
+
+
 def test_a_flickering_face_never_becomes_an_event() -> None:
     table = (CARD, OTHER)
     reads = ["red5", "red5", "red6", "red5", "red5", "red5", "red5", "red3", "red5", "red5"]
