@@ -2,8 +2,9 @@
 
 Vision, a person at the dashboard, or a recorded log reports actions (``deal p1 F-003``, ``roll red5 blue2``,
 ``place red5 F-003:2`` ...). Legal ones move the game on; an illegal one becomes a violation that quotes the
-rule it breaks and leaves the game as it was, as the rulebook's penalty clears the card anyway. Every report,
-correction and undo is kept, so the whole session can be saved as plain data and resumed after a restart.
+rule it breaks and leaves the game as it was, as the rulebook's penalty clears the card anyway. A report of
+something done before the last reports (seen late) goes in among them by its time. Every report, correction and
+undo is kept, so the whole session can be saved as plain data and resumed after a restart.
 """
 
 from __future__ import annotations
@@ -61,6 +62,24 @@ class Referee:
         event = Event(len(self.events), self.clock.elapsed(), str(action).strip(), True, "", source, confidence,
                       frame)
         return self._record(event)
+
+    def insert(self, action: str, elapsed: float, source: str = "manual", confidence: float = 1.0,
+               frame: int | None = None) -> Event:
+        """Report an action made at ``elapsed``, before reports already made (seen late, or inferred afterwards):
+        it goes into the log among them by its time where the game takes it there and every later report is still
+        judged as it was; else it goes last, as ``submit`` puts it (its time kept)."""
+        at = next((e.index for e in self.events if e.elapsed > elapsed), len(self.events))
+        event = Event(at, elapsed, action.strip(), True, "", source, confidence, frame)
+        if at < len(self.events):
+            before = self.events
+            self.events = [replace(e, index=i) for i, e in enumerate([*before[:at], event, *before[at:]])]
+            self._rebuild()
+            if self.events[at].accepted and all(e.accepted == b.accepted
+                                                for e, b in zip(self.events[at + 1:], before[at:])):
+                return self.events[at]
+            self.events = before
+            self._rebuild()
+        return self._record(replace(event, index=len(self.events)))
 
     def _record(self, event: Event) -> Event:
         if not event.undone:

@@ -57,6 +57,8 @@ BEFORE_THE_END = 0.001
 """How long before the countdown's end a change is dated that was first seen on the frame on which it ran out."""
 FRAMES_KEPT = 600
 """Frame times kept (``Interpreter._frames``): longer than the tracker takes to commit a change."""
+LIFTS_KEPT = 32
+"""Dice lifted from the roll area remembered (``Interpreter._picked_up``): a few rolls' worth."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +221,8 @@ class Interpreter(Resync):
         """Placements the rules refuse that were asked about while vision was unsure of the game (``_taken_back``)."""
         self._left: list[Change] = []
         """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
+        self._picked_up: deque[Change] = deque(maxlen=LIFTS_KEPT)
+        """Every die lifted from the roll area of late (``loose-``): when a die placed unseen was put down."""
         self._now = (0, 0.0)
         self._frames: deque[float] = deque(maxlen=FRAMES_KEPT)
         """When the latest frames fed were seen (seconds): the frame before a change's first sighting."""
@@ -424,10 +428,15 @@ class Interpreter(Resync):
 
     def _submit(self, change: Change, action: str) -> Event:
         """``action`` to the referee, dated by the change that showed it."""
-        clock = self.referee.clock
+        clock, at = self.referee.clock, self._game_time(change.elapsed)
         if hasattr(clock, "seconds"):
-            clock.seconds = self._game_time(change.elapsed)  # type: ignore[attr-defined]
-        event = self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
+            clock.seconds = at  # type: ignore[attr-defined]
+        if any(e.elapsed > at for e in self.referee.events):  # seen late, or inferred: in the log by its time
+            event = self.referee.insert(action, at, "vision", round(change.confidence, 3), change.frame)
+            if event.index < len(self.referee.events) - 1:
+                self._make_room(event.index)
+        else:
+            event = self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
         if not event.accepted and action.startswith("place ") and (owner := self._owner(change.card)) is not None:
             self.players_of[event.index] = owner
         return event
@@ -832,18 +841,24 @@ class Interpreter(Resync):
             if die in self._fillers and die not in action.split()[1:]:
                 self._fillers.remove(die)
         self.referee.correct(index, action)
-        shift = {i: i + 1 if i > index else i for i in range(len(self.referee.events))}  # the fix's place
-        self._refused = [(shift[i], *rest) for i, *rest in self._refused]  # type: ignore[misc]
-        self.taken_back = {shift[i]: f for i, f in self.taken_back.items()}
-        self.players_of = {shift[i]: p for i, p in self.players_of.items()}
-        self._back_at = {shift[i]: t for i, t in self._back_at.items()}
+        self._make_room(index + 1)  # the fix's place
         self.notes.append(f"{why}: now {action!r}")
+
+    def _make_room(self, at: int) -> None:
+        """A report went into the referee's log at ``at``: the reports kept by index from there on moved up one."""
+        def shift(i: int) -> int:
+            return i + 1 if i >= at else i
+        self._refused = [(shift(i), *rest) for i, *rest in self._refused]  # type: ignore[misc]
+        self.taken_back = {shift(i): f for i, f in self.taken_back.items()}
+        self.players_of = {shift(i): p for i, p in self.players_of.items()}
+        self._back_at = {shift(i): t for i, t in self._back_at.items()}
 
     def _on_loose_removed(self, change: Change) -> bool:
         self._done(change)  # a die picked up: what it becomes (placed, re-rolled, bagged) says what happened
         if self._card_under(change) is not None:
             return True  # a die that lay on a card, on no chip: taken with the card
         self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
+        self._picked_up.append(change)
         return True
 
 

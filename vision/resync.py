@@ -70,6 +70,8 @@ from vision.observation import Point, colours
 from vision.tracker import Change
 
 if TYPE_CHECKING:
+    from collections import deque
+
     from vision.interpret import InterpreterSettings, Zones
 
 
@@ -198,6 +200,7 @@ class Resync:
     _learn_zones: bool
     _pending: list[Change]
     _left: list[Change]
+    _picked_up: deque[Change]
     _now: tuple[int, float]
     _arrived: dict[int, float]
     _fillers: list[str]
@@ -532,9 +535,14 @@ class Resync:
                     return False
                 actions.append(guess)
         self._doubt(change)
+        rolled = max((e.elapsed + self.settings.clock_start for e in self.referee.events
+                      if not e.undone and e.action.startswith("roll ")), default=0.0)
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, the next roll landing")
-            self._report(replace(change, confidence=0.0), action)
+            die = action.split()[1]  # put down once lifted from the roll area:
+            at = max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)
+                      and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
+            self._report(replace(change, elapsed=at, confidence=0.0), action)
         return True
 
     def _somewhere(self, trial: State, die: str) -> str | None:
@@ -621,11 +629,9 @@ class Resync:
         if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) != 1:
             return False  # none, or a guess between dice
         self._doubt(change)
-        events = [e for e in self.referee.events if not e.undone]
-        since = events[-1].elapsed + self.settings.clock_start if events else 0.0
         for action in min(found):
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it seen nowhere")
-            at = min(change.elapsed, max(since, lifted[action.split()[1]].elapsed))  # put down once lifted
+            at = min(change.elapsed, lifted[action.split()[1]].elapsed)  # put down once lifted
             self._report(replace(change, elapsed=at, confidence=0.0), action)
         return True
 

@@ -43,6 +43,29 @@ def test_undo_and_correct() -> None:
     assert [e.index for e in referee.events] == list(range(len(referee.events)))
 
 
+def test_an_action_made_before_the_last_reports_goes_in_among_them_by_its_time() -> None:
+    clock = ManualClock()
+    referee = Referee(GameConfig("fuse", 2), clock)
+    for text in SETUP:
+        referee.submit(text)
+    for clock.seconds, text in ((10.0, "roll blue1 yellow2 red3 red1"), (14.0, "place blue1 F-002:1")):
+        assert referee.submit(text).accepted
+    late = referee.insert("place red3 F-002:3", 12.0, source="vision")
+    assert late.accepted and late.index == len(SETUP) + 1
+    assert [e.action for e in referee.events[-3:]] == ["roll blue1 yellow2 red3 red1", "place red3 F-002:3",
+                                                       "place blue1 F-002:1"]
+    assert [e.index for e in referee.events] == list(range(len(referee.events)))
+    assert card_dice(referee.state, "F-002") == {1: "blue1", 3: "red3"}
+    # the same die placed elsewhere before would turn the later report into a violation: it goes last instead
+    clash = referee.insert("place red1 F-001:1", 13.0)
+    assert clash.accepted and clash.index == len(SETUP) + 2
+    again = referee.insert("place blue1 F-001:2", 11.0)
+    assert not again.accepted and again.index == len(referee.events) - 1 and again.elapsed == 11.0
+    assert all(e.accepted for e in referee.events[:-1])
+    early = referee.insert("place yellow2 F-003:1", 5.0)  # before the roll: refused there, so made last
+    assert early.accepted and early.index == len(referee.events) - 1
+
+
 def test_a_saved_session_resumes() -> None:
     clock = ManualClock()
     referee = Referee(GameConfig("fuse", 2), clock)

@@ -206,6 +206,25 @@ def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sig
     assert referee.violations == []
 
 
+def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
+    """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
+    shows black1 was placed: before green4 (when it left the roll area), not after it."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1"):
+        referee.submit(action)
+    interp.feed([Change("loose-", 30, 5.0, die="black1", where=(540.0, 400.0))], 30, 5.0)
+    interp.feed([Change("die+", 33, 5.5, "F-G10", 1, "green4", 0.9)], 33, 5.5)
+    interp.feed([Change("loose-", 36, 6.0, die="yellow6", where=(580.0, 400.0))], 36, 6.0)
+    interp.feed([Change("loose+", 39, 6.5, die="yellow2", where=(590.0, 410.0))], 39, 6.5)
+    events = [e for e in referee.events if not e.undone][-4:]
+    assert [e.action.split()[:2] for e in events] == [["place", "black1"], ["place", "green4"], ["done"],
+                                                      ["unused", "yellow2"]], events
+    assert [e.elapsed for e in events] == sorted(e.elapsed for e in events)
+    assert [e.index for e in referee.events] == list(range(len(referee.events))) and referee.violations == []
+
+
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
     from vision.tracker import Change
 
