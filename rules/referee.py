@@ -64,22 +64,26 @@ class Referee:
         return self._record(event)
 
     def insert(self, action: str, elapsed: float, source: str = "manual", confidence: float = 1.0,
-               frame: int | None = None) -> Event:
-        """Report an action made at ``elapsed``, before reports already made (seen late, or inferred afterwards):
-        it goes into the log among them by its time where the game takes it there and every later report is still
-        judged as it was; else it goes last, as ``submit`` puts it (its time kept)."""
-        at = next((e.index for e in self.events if e.elapsed > elapsed), len(self.events))
-        event = Event(at, elapsed, action.strip(), True, "", source, confidence, frame)
-        if at < len(self.events):
-            before = self.events
-            self.events = [replace(e, index=i) for i, e in enumerate([*before[:at], event, *before[at:]])]
-            self._rebuild()
-            if self.events[at].accepted and all(e.accepted == b.accepted
-                                                for e, b in zip(self.events[at + 1:], before[at:])):
-                return self.events[at]
-            self.events = before
-            self._rebuild()
-        return self._record(replace(event, index=len(self.events)))
+               frame: int | None = None) -> tuple[Event, dict[int, int]]:
+        """Report an action made at ``elapsed``, before reports already made (seen late, or inferred afterwards).
+        It goes into the log by its time, and with it any report put last before it though made earlier (a defuse
+        whose row card was seen turned up only after it), where the game judges every report moved as before;
+        else it stays last, as ``submit`` puts it (its time kept). Returns the event and where the reports moved
+        went (old index -> new)."""
+        event = self._record(Event(len(self.events), elapsed, action.strip(), True, "", source, confidence, frame))
+        at = next(e.index for e in self.events if e.elapsed > elapsed or e is event)
+        before = self.events
+        window = sorted(before[at:], key=lambda e: e.elapsed)  # (stable: a correction stays after what it undid)
+        moved = {e.index: i for i, e in enumerate(window, at) if e.index != i}
+        if not moved:
+            return event, {}
+        self.events = [replace(e, index=i) for i, e in enumerate([*before[:at], *window])]
+        self._rebuild()
+        if all(self.events[new].accepted == before[old].accepted for old, new in moved.items()):
+            return self.events[moved[event.index]], moved
+        self.events = before
+        self._rebuild()
+        return event, {}
 
     def _record(self, event: Event) -> Event:
         if not event.undone:

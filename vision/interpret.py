@@ -432,9 +432,8 @@ class Interpreter(Resync):
         if hasattr(clock, "seconds"):
             clock.seconds = at  # type: ignore[attr-defined]
         if any(e.elapsed > at for e in self.referee.events):  # seen late, or inferred: in the log by its time
-            event = self.referee.insert(action, at, "vision", round(change.confidence, 3), change.frame)
-            if event.index < len(self.referee.events) - 1:
-                self._make_room(event.index)
+            event, moved = self.referee.insert(action, at, "vision", round(change.confidence, 3), change.frame)
+            self._renumber(moved)
         else:
             event = self.referee.submit(action, "vision", round(change.confidence, 3), change.frame)
         if not event.accepted and action.startswith("place ") and (owner := self._owner(change.card)) is not None:
@@ -841,13 +840,13 @@ class Interpreter(Resync):
             if die in self._fillers and die not in action.split()[1:]:
                 self._fillers.remove(die)
         self.referee.correct(index, action)
-        self._make_room(index + 1)  # the fix's place
+        self._renumber({i: i + 1 for i in range(index + 1, len(self.referee.events) - 1)})  # the fix's place
         self.notes.append(f"{why}: now {action!r}")
 
-    def _make_room(self, at: int) -> None:
-        """A report went into the referee's log at ``at``: the reports kept by index from there on moved up one."""
+    def _renumber(self, moved: dict[int, int]) -> None:
+        """Reports in the referee's log moved (old index -> new): the ones kept by index follow."""
         def shift(i: int) -> int:
-            return i + 1 if i >= at else i
+            return moved.get(i, i)
         self._refused = [(shift(i), *rest) for i, *rest in self._refused]  # type: ignore[misc]
         self.taken_back = {shift(i): f for i, f in self.taken_back.items()}
         self.players_of = {shift(i): p for i, p in self.players_of.items()}

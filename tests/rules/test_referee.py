@@ -50,20 +50,42 @@ def test_an_action_made_before_the_last_reports_goes_in_among_them_by_its_time()
         referee.submit(text)
     for clock.seconds, text in ((10.0, "roll blue1 yellow2 red3 red1"), (14.0, "place blue1 F-002:1")):
         assert referee.submit(text).accepted
-    late = referee.insert("place red3 F-002:3", 12.0, source="vision")
-    assert late.accepted and late.index == len(SETUP) + 1
+    late, moved = referee.insert("place red3 F-002:3", 12.0, source="vision")
+    assert late.accepted and late.index == len(SETUP) + 1 and moved == {late.index: late.index + 1,
+                                                                          late.index + 1: late.index}
     assert [e.action for e in referee.events[-3:]] == ["roll blue1 yellow2 red3 red1", "place red3 F-002:3",
                                                        "place blue1 F-002:1"]
     assert [e.index for e in referee.events] == list(range(len(referee.events)))
     assert card_dice(referee.state, "F-002") == {1: "blue1", 3: "red3"}
-    # the same die placed elsewhere before would turn the later report into a violation: it goes last instead
-    clash = referee.insert("place red1 F-001:1", 13.0)
-    assert clash.accepted and clash.index == len(SETUP) + 2
-    again = referee.insert("place blue1 F-001:2", 11.0)
-    assert not again.accepted and again.index == len(referee.events) - 1 and again.elapsed == 11.0
+    # the same die placed before would turn a later report into a violation: it stays last instead
+    assert referee.insert("place red1 F-001:1", 13.0)[0].index == len(SETUP) + 2
+    again, moved = referee.insert("place blue1 F-001:2", 11.0)
+    assert not again.accepted and again.index == len(referee.events) - 1 and again.elapsed == 11.0 and not moved
     assert all(e.accepted for e in referee.events[:-1])
-    early = referee.insert("place yellow2 F-003:1", 5.0)  # before the roll: refused there, so made last
-    assert early.accepted and early.index == len(referee.events) - 1
+    early, moved = referee.insert("place yellow2 F-003:1", 5.0)  # before the roll: refused there, so made last
+    assert early.accepted and early.index == len(referee.events) - 1 and not moved
+
+
+def test_a_late_report_the_game_takes_early_only_with_the_next_goes_in_with_it() -> None:
+    """A card defused late: the placement after its time needs the row card turned up first, so the defuse stays
+    last until the reveal, seen late too, puts both in by their times."""
+    clock = ManualClock()
+    referee = Referee(GameConfig("fuse", 2), clock)
+    for text in SETUP:
+        referee.submit(text)
+    for clock.seconds, text in ((5.0, "roll blue1 yellow2 red3 red1"), (6.0, "place blue1 F-002:1"),
+                                (7.0, "place yellow2 F-002:2"), (8.0, "place red3 F-001:1"),
+                                (9.0, "place red1 F-003:1"), (10.0, "roll red5 green2 black4 yellow6"),
+                                (13.0, "place red5 F-002:3"), (16.0, "place green2 F-001:2")):
+        assert referee.submit(text).accepted
+    defuse, moved = referee.insert(f"defuse F-002 take {FUSE_ROW[0]}", 14.0)
+    assert defuse.index == len(referee.events) - 1 and not moved
+    reveal, moved = referee.insert("reveal F-011", 15.0)
+    assert [e.action.split()[0] for e in referee.events[-3:]] == ["defuse", "reveal", "place"]
+    placed = defuse.index - 1
+    assert moved == {placed: placed + 2, defuse.index: placed, defuse.index + 1: placed + 1}
+    assert reveal.index == placed + 1
+    assert all(e.accepted for e in referee.events)
 
 
 def test_a_saved_session_resumes() -> None:
