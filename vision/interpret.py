@@ -51,6 +51,9 @@ UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
 """Actions with no visible sign, alone or in a row, the interpreter may infer (see ``Interpreter._infer_unseen``)."""
 PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not in the deck", "cannot come from")
 """Refusals that say more about what vision read than about the players: never a violation."""
+HELD = " already holds "
+"""... and a die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
+leaving, or misread)."""
 
 
 BEFORE_THE_END = 0.001
@@ -867,8 +870,8 @@ _NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved",
 
 def _doubtful(why: str) -> bool:
     """A refusal that says more about what vision read than about the players (``PERCEPTION_DOUBTS``: at its start,
-    or after the card's id that leads it)."""
-    return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS)
+    or after the card's id that leads it; ``HELD``)."""
+    return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS) or HELD in why
 
 
 NOT_THE_CHIPS_RULE = ("already holds", "does not exist", "dice have no")

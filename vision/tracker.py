@@ -249,8 +249,8 @@ class Tracker:
         on: dict[tuple[str, int], DieSeen] = {}
         loose = []
         for die in obs.dice:
-            if die.on is None:
-                loose.append(die)
+            if die.on is None or self._track(die.on[0]) is None:  # (named after a look-alike of a card settled
+                loose.append(replace(die, on=None, level=0))     # there: no card of that name lies anywhere)
                 continue
             key = (die.on[0], die.on[1])
             key, die = self._on_top(key, die)

@@ -177,6 +177,19 @@ def test_the_next_roll_landing_before_a_late_seen_placement_is_still_the_roll() 
     assert interp.confirms == []
 
 
+def test_a_die_seen_on_a_chip_the_game_holds_is_a_question() -> None:
+    """green4 seen settled, and surely read, on F-G21:1, where the game holds red1: a chip takes one die, so the
+    game's red1 is not there (missed leaving, or misread): no violation."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 black2", "place red1 F-G21:1"):
+        referee.submit(action)
+    interp.feed([Change("die+", 40, 7.0, "F-G21", 1, "green4", 0.9)], 40, 7.0)
+    assert referee.violations == []
+    assert [c.action for c in interp.confirms] == ["place green4 F-G21:1"]
+
+
 def test_a_die_seen_on_a_chip_holding_another_is_on_top_of_it() -> None:
     """F-G28 stacks its chips: with red4 on chip 1 (hidden once green3 is on it, so the tracker lost it and put
     green3 on the bottom chip), green3 went on chip 2."""

@@ -36,18 +36,30 @@ def test_a_die_is_committed_only_after_it_has_been_seen_still_for_a_while() -> N
     assert added[0].elapsed == 1.0  # when it first lay there, not when it was committed
 
 
-def test_dice_named_after_a_look_alike_of_a_settled_card_are_not_committed() -> None:
+def test_dice_named_after_a_look_alike_of_a_settled_card_lie_loose_on_it() -> None:
     """For a moment the layout cannot name the card under the dice and names them after the card it looks most
-    like, another card than the one settled there: no track of that card exists, so they are no placement on it
-    (the card named again keeps them); a card settled unrecognised has its dice named after its look-alike."""
+    like, another card than the one settled there: no card of that name lies anywhere, so they are no placement
+    on its chips but dice lying on a card (where they lie is kept); a card settled unrecognised has its dice named
+    after its look-alike."""
     unnamed = CardSeen(CARD.corners, "bomb", None, 0.6, SPOTS, likely="F-G10")
     on_it = (DieSeen("blue1", die("blue1", 1).box, 0.9, ("F-G10", 1)),
              DieSeen("red3", die("red3", 2, 150.0).box, 0.9, ("F-G10", 2)))
     changes = run([((CARD, OTHER), ())] * 8 + [((unnamed, OTHER), on_it)] * 5 + [((CARD, OTHER), ())] * 12)
     assert [k for k in kinds(changes) if k[0].startswith("die")] == []
+    lying = [(c.die, c.where, c.on_card) for c in changes if c.kind == "loose+"]
+    assert lying == [("blue1", (120.0, 130.0), True), ("red3", (150.0, 130.0), True)]
     settled = run([((unnamed, OTHER), ())] * 8 + [((unnamed, OTHER), on_it)] * 6)
     assert [k for k in kinds(settled) if k[0] == "die+"] == [("die+", "F-G10", 1, "blue1"),
                                                              ("die+", "F-G10", 2, "red3")]
+
+
+def test_dice_on_a_card_not_yet_settled_wait_for_it() -> None:
+    """A card just turned up under another card's name, dice read on its chips at once: they wait until the card
+    itself is settled."""
+    glimpse = CardSeen(CARD.corners, "bomb", "F-G10", 0.6, SPOTS)
+    on_it = (DieSeen("blue1", die("blue1", 1).box, 0.9, ("F-G10", 1)),)
+    changes = run([((CARD, OTHER), ())] * 8 + [((glimpse, OTHER), on_it)] * 3 + [((CARD, OTHER), ())] * 12)
+    assert [k for k in kinds(changes) if k[0].startswith("die")] == []
 
 
 def test_a_flickering_face_never_becomes_an_event() -> None:
