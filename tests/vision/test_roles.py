@@ -13,16 +13,16 @@ from vision.roles import RoleReader
 CORNERS = np.array([[300, 200], [520, 230], [500, 390], [280, 350]], np.float32)
 
 
-def _drawn(card: object, turned: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """A 1280x720 frame with ``card`` warped onto ``CORNERS`` (soft, as a video frame), and its corners as read."""
+def _drawn(card: object, turned: bool = False, corners: np.ndarray = CORNERS) -> tuple[np.ndarray, np.ndarray]:
+    """A 1280x720 frame with ``card`` warped onto ``corners`` (soft, as a video frame), and its corners as read."""
     face = np.ascontiguousarray(card_texture(CardFace.from_card(card))[0][..., :3])
     h, w = face.shape[:2]
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    target = np.roll(CORNERS, 2, 0) if turned else CORNERS
+    target = np.roll(corners, 2, 0) if turned else corners
     frame = np.full((720, 1280, 3), 90, np.uint8)
     cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, target), (1280, 720), frame,
                         borderMode=cv2.BORDER_TRANSPARENT)
-    return cv2.GaussianBlur(frame, (0, 0), 1.0), CORNERS
+    return cv2.GaussianBlur(frame, (0, 0), 1.0), corners
 
 
 def test_each_role_card_is_named_upright_and_turned_half_round() -> None:
@@ -33,6 +33,14 @@ def test_each_role_card_is_named_upright_and_turned_half_round() -> None:
         for turned in (False, True):
             reading = reader.read(*_drawn(card, turned))
             assert reading.card_id == card.id, (card.id, turned, reading)
+
+
+def test_each_role_card_is_named_as_small_as_in_a_three_player_game() -> None:
+    """80 pixels wide, the roles alike but for their words lead the next by 0.026-0.07: named when that sure."""
+    reader = RoleReader("countdown")
+    small = np.array([[300, 200], [380, 204], [378, 252], [298, 248]], np.float32)
+    for card in (c for c in load_catalog("countdown").cards if c.kind == "role"):
+        assert reader.read(*_drawn(card, corners=small)).card_id == card.id, card.id
 
 
 def test_a_face_that_is_no_role_card_stays_unknown() -> None:
