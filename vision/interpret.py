@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, dist, fix_roll
+from vision.resync import Resync, dist, fix_roll, last_roll
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -232,6 +232,9 @@ class Interpreter(Resync):
         self._arrived: dict[int, float] = {}
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
+        self._read_again: dict[tuple[float, str], str] = {}
+        """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
+        face) -> the face first read."""
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._table: dict[tuple[str, int], str] = {}
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
@@ -604,6 +607,7 @@ class Interpreter(Resync):
             fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
             if fix is not None:
                 self.correct(*fix, f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
+        self._read_first(change)
         die = self._roll_die(change)
         if die != change.die:
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as {die}")
@@ -833,7 +837,25 @@ class Interpreter(Resync):
         self._left.remove(old)
         self.correct(roll.index, "roll " + " ".join(dice), f"roll read again at {change.elapsed:.2f} s: "
                                                            f"{old.die} is {change.die}")
+        self._read_again[(roll.elapsed, change.die)] = old.die
         return True
+
+    def _read_first(self, change: Change) -> None:
+        """A die settling on a chip with the face the roll was first read with, before a reading again where it lay
+        changed it (``_amend_roll``): that reading was the misread one; the roll is corrected back."""
+        roll = last_roll(self.referee)
+        if roll is None:
+            return
+        again = next((new for (at, new), first in self._read_again.items()
+                      if at == roll.elapsed and first == change.die), None)
+        rolled = [str(d) for d in self.state.roll]
+        dice = roll.action.split()[1:]
+        if again is None or again not in rolled or change.die in rolled or again not in dice:
+            return
+        dice[dice.index(again)] = change.die
+        del self._read_again[(roll.elapsed, again)]
+        self.correct(roll.index, "roll " + " ".join(dice), f"{change.die} settled on {change.card}:{change.chip} at "
+                                                           f"{change.elapsed:.2f} s, as the roll was first read")
 
     def correct(self, index: int, action: str, why: str) -> None:
         """Replace report ``index`` (a roll or card misread, or as the person corrected it at the dashboard) with

@@ -112,6 +112,23 @@ def test_a_roll_read_again_with_another_face_is_corrected() -> None:
     assert referee.events[-1].action == "place black3 F-G28:1"
 
 
+def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
+    """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
+    black2 again: the second reading was the misread one."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    turned = [Change("loose-", 30, 3.0, die="black2", where=(580.0, 400.0), turned=True),
+              Change("loose+", 30, 3.2, die="black3", where=(580.0, 400.0), turned=True)]
+    interp.feed(turned, 30, 5.0)
+    assert sorted(str(d) for d in referee.state.roll) == ["black3", "black5", "green1", "red6"]
+    interp.feed([Change("die+", 50, 7.0, "F-G04", 1, "black2", 0.9)], 50, 8.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert actions[-2:] == ["roll black5 red6 black2 green1", "place black2 F-G04:1"], actions
+    assert referee.violations == [] and interp.confirms == []
+
+
 def test_returns_seen_out_of_turn_order_are_taken() -> None:
     """An unused red1 costs each player a die matching it; p2's die seen leaving before p1's is no violation."""
     from vision.tracker import Change
