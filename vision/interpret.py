@@ -232,10 +232,10 @@ class Interpreter(Resync):
         self._arrived: dict[int, float] = {}
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
+        """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
-        """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._table: dict[tuple[str, int], str] = {}
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
         self._faint: set[tuple[str, int]] = set()
@@ -896,7 +896,7 @@ def _doubtful(why: str) -> bool:
     return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS) or HELD in why
 
 
-NOT_THE_CHIPS_RULE = ("already holds", "does not exist", "dice have no")
+NOT_THE_CHIPS_RULE = (HELD, "does not exist", "dice have no")
 """Refusals that name a chip but not its rule: a die already there, a chip the card lacks, a colour the game lacks."""
 
 

@@ -539,8 +539,8 @@ class Resync:
                       if not e.undone and e.action.startswith("roll ")), default=0.0)
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, the next roll landing")
-            die = action.split()[1]  # put down once lifted from the roll area:
-            at = max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)
+            die = action.split()[1]
+            at = max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)  # put down once lifted
                       and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
             self._report(replace(change, elapsed=at, confidence=0.0), action)
         return True

@@ -89,7 +89,7 @@ class RoleReader:
         (best, card), second = scores[0], scores[1][0] if len(scores) > 1 else -1.0
         lead = best - second
         named = card if (best >= MIN_SCORE and lead >= MARGIN) or (best >= SURE_SCORE and lead >= SURE_MARGIN) else None
-        return RoleReading(named, round(best, 4), card, round(best - second, 4))
+        return RoleReading(named, round(best, 4), card, round(lead, 4))
 
 
 def measure(folder: Path, min_visible: float = 0.5) -> dict[str, int]:

@@ -249,8 +249,10 @@ class Tracker:
         on: dict[tuple[str, int], DieSeen] = {}
         loose = []
         for die in obs.dice:
-            if die.on is None or self._track(die.on[0]) is None:  # (named after a look-alike of a card settled
-                loose.append(replace(die, on=None, level=0))     # there: no card of that name lies anywhere)
+            # a die named after a card that no track holds (a look-alike of the card settled under it, named so for
+            # a moment) lies loose on that card, where it is seen
+            if die.on is None or self._track(die.on[0]) is None:
+                loose.append(replace(die, on=None, level=0))
                 continue
             key = (die.on[0], die.on[1])
             key, die = self._on_top(key, die)
