@@ -36,7 +36,7 @@ def test_each_role_card_is_named_upright_and_turned_half_round() -> None:
 
 
 def test_each_role_card_is_named_as_small_as_in_a_three_player_game() -> None:
-    """80 pixels wide, the roles alike but for their words lead the next by 0.026-0.07: named when that sure."""
+    """80 pixels wide, the roles alike but for their words lead the next by 0.026-0.15: named when that sure."""
     reader = RoleReader("countdown")
     small = np.array([[300, 200], [380, 204], [378, 252], [298, 248]], np.float32)
     for card in (c for c in load_catalog("countdown").cards if c.kind == "role"):
