@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import queue
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -43,7 +44,29 @@ from vision.tracker import Tracker, TrackerSettings
 class Step:
     observation: TableObservation
     events: tuple[Event, ...]
-    """Events the referee recorded on this frame (accepted or refused)."""
+    """Events the referee recorded on this frame (accepted or refused), in the log's order: wherever they went in
+    it (a report seen late goes in by its time, a correction beside the report it replaces)."""
+
+
+def _key(event: Event) -> tuple:
+    return event.elapsed, event.action, event.source, event.frame
+
+
+def new_events(referee: Referee, before: Counter) -> tuple[Event, ...]:
+    """The referee's reports made since its log held ``before`` (``Counter`` of ``_key``): not its last entries,
+    which an insertion or a correction makes older ones."""
+    left = before.copy()
+    fresh = []
+    for event in referee.events:
+        if left[_key(event)] > 0:
+            left[_key(event)] -= 1
+        else:
+            fresh.append(event)
+    return tuple(fresh)
+
+
+def log_keys(referee: Referee) -> Counter:
+    return Counter(_key(e) for e in referee.events)
 
 
 def default_workers() -> int:
@@ -170,10 +193,10 @@ class Pipeline:
 
     def settle(self, observation: TableObservation) -> Step:
         with self.lock:
-            before = len(self.referee.events)
+            before = log_keys(self.referee)
             self.interpreter.feed(self.tracker.update(observation), observation.frame, observation.elapsed)
             self.last = observation
-            return Step(observation, tuple(self.referee.events[before:]))
+            return Step(observation, new_events(self.referee, before))
 
     def step(self, image: np.ndarray, index: int, elapsed: float) -> Step:
         return self.settle(self.observe(image, index, elapsed))
@@ -189,6 +212,6 @@ class Pipeline:
         if self.last is None:
             return ()
         with self.lock:
-            before = len(self.referee.events)
+            before = log_keys(self.referee)
             self.interpreter.finish(self.last.frame, self.last.elapsed)
-            return tuple(self.referee.events[before:])
+            return new_events(self.referee, before)

@@ -47,6 +47,8 @@ class Report:
     source: str = "log"
     confidence: float = 1.0
     frame: int | None = None
+    replaces: str | None = None
+    """A correction: the action of the report (the latest one so worded) that this one replaces."""
 
 
 @dataclass(frozen=True)

@@ -103,6 +103,20 @@ class LiveGame:
         event = self.referee.submit(action, source, confidence, frame)
         return (event.elapsed, "report", asdict(event))
 
+    def _replace(self, was: str, action: str) -> Entry:
+        """The feed corrected its own report ``was`` (its latest so worded, not taken back): corrected here too."""
+        index = next((e.index for e in reversed(self.referee.events) if not e.undone and e.action == was), None)
+        if index is None:  # (a report this game never had): made as it is
+            return self._report(action, "correction", 1.0, None)
+        return self._correct(index, action)[1]
+
+    def _correct(self, index: int, action: str) -> tuple[Event, Entry]:
+        was = self.referee.events[index].action
+        event = self.referee.correct(index, action)
+        # the correction is inserted after report ``index``: later reports move down one
+        self.meta["confirmed"] = sorted(i + (i > index) for i in self.meta.get("confirmed", []))
+        return event, (self.clock.elapsed(), "correct", {"index": index, "was": was, "now": asdict(event)})
+
     def undo(self, index: int) -> Event:
         with self.lock:
             event = self.referee.undo(index)
@@ -114,13 +128,10 @@ class LiveGame:
         with self.lock:
             if not 0 <= index < len(self.referee.events):
                 raise RulesError(f"no event {index}: the log has {len(self.referee.events)}")
-            was = self.referee.events[index].action
             A.parse_action(action)
-            event = self.referee.correct(index, action)
+            event, entry = self._correct(index, action)
             self.feed.amended(self.referee.events[index], action)
-            # the correction is inserted after report ``index``: later reports move down one
-            self.meta["confirmed"] = sorted(i + (i > index) for i in self.meta.get("confirmed", []))
-            self._commit([(self.clock.elapsed(), "correct", {"index": index, "was": was, "now": asdict(event)})])
+            self._commit([entry])
             return event
 
     def confirm(self, index: int) -> Event:
@@ -168,7 +179,8 @@ class LiveGame:
         returns the feed's frame for now (None when it has none)."""
         with self.lock:
             elapsed = self.clock.elapsed()
-            entries = [self._report(r.action, r.source, r.confidence, r.frame) for r in self.feed.poll(elapsed)]
+            entries = [self._report(r.action, r.source, r.confidence, r.frame) if r.replaces is None
+                       else self._replace(r.replaces, r.action) for r in self.feed.poll(elapsed)]
             if self.feed.autostart and self.clock.started_at is None and self.feed.ready_to_start() \
                     and self.referee.state.outcome is None:
                 self.clock.start()

@@ -83,7 +83,10 @@ class VisionFeed:
                         illegal.add((card, int(chip)))
                 with self._lock:
                     for event in step.events:
-                        self._reports.append(Report(frame.time, event.action, "vision", event.confidence, event.frame))
+                        replaces = self.pipeline.referee.events[event.index - 1].action \
+                            if event.source == "correction" else None  # (a correction follows what it replaces)
+                        self._reports.append(Report(frame.time, event.action, "vision", event.confidence, event.frame,
+                                                    replaces))
                     self._frame = Frame(frame.image, frame.index, marks(step.observation, illegal))
         except Exception as error:  # the dashboard shows why the feed stopped rather than dying silently
             self.error = f"vision feed stopped: {type(error).__name__}: {error}"

@@ -93,3 +93,26 @@ def test_windows_see_the_sample_much_as_whole_frames_do(sample_frames: list[np.n
     same = sum(table(p) == table(w) for p, w in zip(parts, whole))
     print(f"\nwindows: the table of {same} of {len(frames)} frames as whole frames show it")
     assert same >= 0.8 * len(frames)
+
+
+def test_a_step_hands_out_the_reports_it_made_wherever_they_went_in_the_log() -> None:
+    """A report seen late goes into the log by its time and a correction beside what it replaces: the step's events
+    are those, not the log's last entries (which are older reports moved down)."""
+    from rules.clock import ManualClock
+    from rules.referee import Referee
+    from tests.rules.helpers import FUSE_ROW, setup_log
+    from vision.pipeline import log_keys, new_events
+
+    clock = ManualClock()
+    referee = Referee(GameConfig("fuse", 2), clock)
+    for text in setup_log([["F-002", "F-005"], ["F-001", "F-003"]], FUSE_ROW):
+        referee.submit(text)
+    for clock.seconds, text in ((10.0, "roll blue1 yellow2 red3 red1"), (14.0, "place blue1 F-002:1")):
+        referee.submit(text)
+    before = log_keys(referee)
+    late, _ = referee.insert("place red3 F-002:3", 12.0, source="vision")
+    assert late.index < len(referee.events) - 1
+    assert [e.action for e in new_events(referee, before)] == ["place red3 F-002:3"]
+    before = log_keys(referee)
+    fix = referee.correct(late.index - 1, "roll blue1 yellow2 red3 red2")
+    assert new_events(referee, before) == (fix,)

@@ -187,3 +187,29 @@ def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth:
     gone = client.post("/api/questions/1/dismiss", headers=auth)
     assert gone.status_code == 404 and "no open question 1" in gone.get_json()["error"]
     assert journal_kinds(client).count("answer") == 2
+
+
+def test_a_feed_s_correction_of_its_own_report_corrects_it_here_too(manual_app, auth: dict) -> None:  # type: ignore[no-untyped-def]
+    """Vision corrects a report it made (a roll misread): the dashboard's game corrects that report as well, rather
+    than taking the correction for a new report at the end of its log (a second roll, refused)."""
+    from webui.feeds import ManualFeed, Report
+
+    class ReportingFeed(ManualFeed):
+        def __init__(self) -> None:
+            super().__init__()
+            self.due: list[Report] = []
+
+        def poll(self, elapsed: float) -> list[Report]:
+            due, self.due = self.due, []
+            return due
+
+    client = manual_app.test_client()
+    game = manual_app.extensions["fuse_referee"].current()
+    game.feed = feed = ReportingFeed()
+    feed.due = [Report(0.0, "roll red5 blue2 black6", "vision")]
+    game.tick()
+    feed.due = [Report(0.0, "roll red5 blue2 black5", "vision", replaces="roll red5 blue2 black6")]
+    game.tick()
+    assert [(e.action, e.undone, e.source, e.accepted) for e in game.referee.events[-2:]] == [
+        ("roll red5 blue2 black6", True, "vision", True), ("roll red5 blue2 black5", False, "correction", True)]
+    assert game.referee.violations == [] and journal_kinds(client).count("correct") == 1
