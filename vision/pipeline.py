@@ -46,6 +46,8 @@ class Step:
     events: tuple[Event, ...]
     """Events the referee recorded on this frame (accepted or refused), in the log's order: wherever they went in
     it (a report seen late goes in by its time, a correction beside the report it replaces)."""
+    replaces: tuple[str | None, ...] = ()
+    """For each event that is a correction, the action of the report it replaced (else None)."""
 
 
 def _key(event: Event) -> tuple:
@@ -196,7 +198,10 @@ class Pipeline:
             before = log_keys(self.referee)
             self.interpreter.feed(self.tracker.update(observation), observation.frame, observation.elapsed)
             self.last = observation
-            return Step(observation, new_events(self.referee, before))
+            events = new_events(self.referee, before)
+            replaces = tuple(self.referee.events[e.index - 1].action if e.source == "correction" else None
+                             for e in events)  # (``Referee.correct`` puts the fix just after what it replaces)
+            return Step(observation, events, replaces)
 
     def step(self, image: np.ndarray, index: int, elapsed: float) -> Step:
         return self.settle(self.observe(image, index, elapsed))

@@ -82,9 +82,7 @@ class VisionFeed:
                         card, _, chip = event.action.split()[2].rpartition(":")
                         illegal.add((card, int(chip)))
                 with self._lock:
-                    for event in step.events:
-                        replaces = self.pipeline.referee.events[event.index - 1].action \
-                            if event.source == "correction" else None  # (a correction follows what it replaces)
+                    for event, replaces in zip(step.events, step.replaces):
                         self._reports.append(Report(frame.time, event.action, "vision", event.confidence, event.frame,
                                                     replaces))
                     self._frame = Frame(frame.image, frame.index, marks(step.observation, illegal))

@@ -116,3 +116,4 @@ def test_a_step_hands_out_the_reports_it_made_wherever_they_went_in_the_log() ->
     before = log_keys(referee)
     fix = referee.correct(late.index - 1, "roll blue1 yellow2 red3 red2")
     assert new_events(referee, before) == (fix,)
+
