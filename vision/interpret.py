@@ -824,19 +824,13 @@ class Interpreter(Resync):
                     and colours(c.die) == colours(change.die)), None)
         if old is None or self.state.phase not in ("ability", "distribute"):
             return False
-        roll = next((e for e in reversed(self.referee.events) if not e.undone and e.accepted
-                     and e.action.startswith("roll ")), None)
-        if roll is None or any(not e.undone and e.action.startswith(("done", "unused")) for e in
-                               self.referee.events[roll.index + 1:]):
+        roll = last_roll(self.referee)
+        if roll is None or old.die not in roll.action.split() or old.die not in [str(d) for d in self.state.roll]:
             return False
-        dice = roll.action.split()[1:]
-        if old.die not in dice or old.die not in [str(d) for d in self.state.roll]:
-            return False
-        dice[dice.index(old.die)] = change.die
         self._done(change)
         self._left.remove(old)
-        self.correct(roll.index, "roll " + " ".join(dice), f"roll read again at {change.elapsed:.2f} s: "
-                                                           f"{old.die} is {change.die}")
+        self._roll_read_as(roll, old.die, change.die, f"roll read again at {change.elapsed:.2f} s: {old.die} is "
+                                                      f"{change.die}")
         self._read_again[(roll.elapsed, change.die)] = old.die
         return True
 
@@ -849,13 +843,17 @@ class Interpreter(Resync):
         again = next((new for (at, new), first in self._read_again.items()
                       if at == roll.elapsed and first == change.die), None)
         rolled = [str(d) for d in self.state.roll]
-        dice = roll.action.split()[1:]
-        if again is None or again not in rolled or change.die in rolled or again not in dice:
+        if again is None or again not in rolled or change.die in rolled or again not in roll.action.split():
             return
-        dice[dice.index(again)] = change.die
         del self._read_again[(roll.elapsed, again)]
-        self.correct(roll.index, "roll " + " ".join(dice), f"{change.die} settled on {change.card}:{change.chip} at "
-                                                           f"{change.elapsed:.2f} s, as the roll was first read")
+        self._roll_read_as(roll, again, change.die, f"{change.die} settled on {change.card}:{change.chip} at "
+                                                    f"{change.elapsed:.2f} s, as the roll was first read")
+
+    def _roll_read_as(self, roll: Event, old: str, new: str, why: str) -> None:
+        """Report ``roll`` corrected: its die ``old`` was ``new``."""
+        dice = roll.action.split()[1:]
+        dice[dice.index(old)] = new
+        self.correct(roll.index, "roll " + " ".join(dice), why)
 
     def correct(self, index: int, action: str, why: str) -> None:
         """Replace report ``index`` (a roll or card misread, or as the person corrected it at the dashboard) with

@@ -50,25 +50,20 @@ class Step:
     """For each event that is a correction, the action of the report it replaced (else None)."""
 
 
-def _key(event: Event) -> tuple:
-    return event.elapsed, event.action, event.source, event.frame
-
-
-def new_events(referee: Referee, before: Counter) -> tuple[Event, ...]:
-    """The referee's reports made since its log held ``before`` (``Counter`` of ``_key``): not its last entries,
-    which an insertion or a correction makes older ones."""
-    left = before.copy()
+def new_events(referee: Referee, before: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The referee's reports made since its log was ``before``: not its last entries, which an insertion or a
+    correction makes older ones (a report is known by its time, action, source and frame)."""
+    if len(referee.events) == len(before):
+        return ()  # (an undo marks a report; it makes none)
+    left = Counter((e.elapsed, e.action, e.source, e.frame) for e in before)
     fresh = []
     for event in referee.events:
-        if left[_key(event)] > 0:
-            left[_key(event)] -= 1
+        key = (event.elapsed, event.action, event.source, event.frame)
+        if left[key] > 0:
+            left[key] -= 1
         else:
             fresh.append(event)
     return tuple(fresh)
-
-
-def log_keys(referee: Referee) -> Counter:
-    return Counter(_key(e) for e in referee.events)
 
 
 def default_workers() -> int:
@@ -195,7 +190,7 @@ class Pipeline:
 
     def settle(self, observation: TableObservation) -> Step:
         with self.lock:
-            before = log_keys(self.referee)
+            before = tuple(self.referee.events)
             self.interpreter.feed(self.tracker.update(observation), observation.frame, observation.elapsed)
             self.last = observation
             events = new_events(self.referee, before)
@@ -217,6 +212,6 @@ class Pipeline:
         if self.last is None:
             return ()
         with self.lock:
-            before = log_keys(self.referee)
+            before = tuple(self.referee.events)
             self.interpreter.finish(self.last.frame, self.last.elapsed)
             return new_events(self.referee, before)

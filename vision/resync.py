@@ -535,8 +535,8 @@ class Resync:
                     return False
                 actions.append(guess)
         self._doubt(change)
-        rolled = max((e.elapsed + self.settings.clock_start for e in self.referee.events
-                      if not e.undone and e.action.startswith("roll ")), default=0.0)
+        roll = latest_roll(self.referee)
+        rolled = roll.elapsed + self.settings.clock_start if roll is not None else 0.0
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, the next roll landing")
             die = action.split()[1]

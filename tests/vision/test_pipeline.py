@@ -101,7 +101,7 @@ def test_a_step_hands_out_the_reports_it_made_wherever_they_went_in_the_log() ->
     from rules.clock import ManualClock
     from rules.referee import Referee
     from tests.rules.helpers import FUSE_ROW, setup_log
-    from vision.pipeline import log_keys, new_events
+    from vision.pipeline import new_events
 
     clock = ManualClock()
     referee = Referee(GameConfig("fuse", 2), clock)
@@ -109,11 +109,11 @@ def test_a_step_hands_out_the_reports_it_made_wherever_they_went_in_the_log() ->
         referee.submit(text)
     for clock.seconds, text in ((10.0, "roll blue1 yellow2 red3 red1"), (14.0, "place blue1 F-002:1")):
         referee.submit(text)
-    before = log_keys(referee)
+    before = tuple(referee.events)
     late, _ = referee.insert("place red3 F-002:3", 12.0, source="vision")
     assert late.index < len(referee.events) - 1
     assert [e.action for e in new_events(referee, before)] == ["place red3 F-002:3"]
-    before = log_keys(referee)
+    before = tuple(referee.events)
     fix = referee.correct(late.index - 1, "roll blue1 yellow2 red3 red2")
     assert new_events(referee, before) == (fix,)
 
