@@ -46,7 +46,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   placements where the table shows such a die, returns of dice the table no longer shows, defuses of cards gone
   from the table, an unused die's new face any of six);
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
-  heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print).
+  heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print), nor one
+  read on a chip printed with exactly that die while no die of its colours is in play (``_exact_print``).
 
 Whatever is inferred is reported (the referee's log says what the game took to have happened) and noted
 (``Interpreter.notes``); the interpreter then counts the game as out of step with the table for ``doubt_s``, and
@@ -282,7 +283,8 @@ class Resync:
         self._turned_up.update({c.card: c.elapsed for c in changes if c.kind == "card+"})
         for c in changes:
             with_card = c.kind == "die+" and c.elapsed - self._turned_up.get(c.card, -inf) <= self.settings.print_s
-            if c.kind in ("die+", "die-") and (before_play or with_card or self._print_again(c)):
+            if c.kind in ("die+", "die-") and (before_play or with_card or self._print_again(c)
+                                              or self._exact_print(c)):
                 if c.kind == "die+":  # a die on a chip before anything was rolled: the card's print read as a die
                     self._printed[(c.card, c.chip)] = c.die
                 self.notes.append(f"{c.kind} {c.die} on {c.card}:{c.chip} at {c.elapsed:.2f} s: the card's print")
@@ -301,6 +303,20 @@ class Resync:
         if printed is None or colours(printed) != colours(change.die):
             return False
         return printed == change.die or not any(colours(c.die) == colours(change.die) for c in self._left)
+
+    def _exact_print(self, change: Change) -> bool:
+        """A die read on a chip printed with exactly that die (``[black3]``) while neither the roll nor the dice
+        lately picked up from the roll area hold a die of its colours: the print, drawn as a die, read as one."""
+        if change.kind != "die+" or change.card not in self.state.game.cards:
+            return False
+        layout = self.state.game.card(change.card).layout
+        if layout is None or not 0 < change.chip <= len(layout.chips):
+            return False
+        atoms = layout.chips[change.chip - 1].atoms
+        if len(atoms) != 1 or atoms[0].negated or f"{atoms[0].colour}{atoms[0].number}" != change.die:
+            return False
+        return not any(colours(d) == colours(change.die) for d in [*map(str, self.state.roll),
+                                                                     *(c.die for c in self._left)])
 
     def _resync(self, change: Change) -> bool:
         """A change that has waited ``wait_s`` for the game: infer what the table shows happened and vision missed

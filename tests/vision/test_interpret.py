@@ -391,6 +391,27 @@ def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is
     assert referee.events[-1].action == "place yellow5 F-G10:2" and referee.events[-1].accepted
 
 
+def test_a_die_read_on_a_chip_printed_with_that_very_die_is_the_print_while_no_such_die_is_in_play() -> None:
+    """F-G28's chip 3 is printed with a blue5 die. Read there while the roll holds no blue die and none was lifted
+    from it, that is the print: no placement reported, no question. With a blue5 rolled and lifted, the same
+    reading is that die put there."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    rolled = len(referee.events)
+    for k in range(30):
+        interp.feed([Change("die+", 36, 6.0, "F-G28", 3, "blue5")] if k == 0 else [], 36 + k, 6.0 + k / 6)
+    assert len(referee.events) == rolled and interp.confirms == []
+    assert any("blue5 on F-G28:3" in n and "the card's print" in n for n in interp.notes)
+
+    referee, interp = _dealt()
+    _rolled(interp, ("blue5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="blue5", where=(500.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G28", 3, "blue5")], 36, 7.0)
+    assert referee.events[-1].action == "place blue5 F-G28:3"
+
+
 def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() -> None:
     truth = [(10.0, "roll red1 blue2"), (12.0, "place red1 F-001:1"), (118.5, "ready")]
     log = compare_logs(truth, truth[:2], 1.0)
