@@ -801,7 +801,8 @@ class Interpreter(Resync):
         seen = [c for c in self._pending if c.kind == "loose+"]
         if len(seen) < wanted:
             return False
-        chosen = _cluster(seen, wanted)
+        lying = [c for c in seen if not c.brief]  # a roll's dice lie a while; a glimpse (a hand, a look-alike) not
+        chosen = _cluster(lying if len(lying) >= wanted else seen, wanted)
         dice = sorted(chosen, key=lambda c: (c.where[0], c.where[1]))
         for c in dice:
             self._done(c)

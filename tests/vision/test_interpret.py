@@ -95,6 +95,19 @@ def _rolled(interp, dice: tuple[str, ...], at: float) -> None:  # noqa: ANN001
                 frame, at)
 
 
+def test_a_roll_is_the_dice_lying_not_glimpses_seen_close_together_before_it() -> None:
+    """Four loose "dice" glimpsed for a moment in a tight heap (a hand passing, boxes on one object), then the
+    roll lands, spread wider: the roll is the dice that lie there, not the tighter heap of glimpses."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    glimpses = [Change("loose+", 12, 2.0, die=d, where=(650.0 + 3 * i, 620.0), confidence=0.3, brief=True)
+                for i, d in enumerate(("blue5", "green4", "green4", "red2"))]
+    interp.feed(glimpses, 12, 2.0)
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    assert [e.action for e in referee.events if not e.undone][-1] == "roll black5 red6 black2 green1"
+
+
 def test_a_roll_read_again_with_another_face_is_corrected() -> None:
     from vision.tracker import Change
 
