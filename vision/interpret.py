@@ -51,6 +51,8 @@ UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
 """Actions with no visible sign, alone or in a row, the interpreter may infer (see ``Interpreter._infer_unseen``)."""
 PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not in the deck", "cannot come from")
 """Refusals that say more about what vision read than about the players: never a violation."""
+LOGISTICS = "logistics-specialist"
+"""The role whose leader rolls one extra die (``rules.game``): the one role a roll's size tells."""
 HELD = " already holds "
 """... and a die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
 leaving, or misread)."""
@@ -795,13 +797,15 @@ class Interpreter(Resync):
         return False
 
     def _roll(self, task: tuple) -> bool:
-        wanted = min(task[1], sum(self.state.bag.values()))
         # every loose die still waiting counts, even one first seen before the game's last event: a placement
         # seen late (under a hand) may be reported after the next roll has landed
         seen = [c for c in self._pending if c.kind == "loose+"]
+        lying = [c for c in seen if not c.brief]  # a roll's dice lie a while; a glimpse (a hand, a look-alike) not
+        if self._one_die_more(lying, task[1]):
+            task = self.state.tasks[0]
+        wanted = min(task[1], sum(self.state.bag.values()))
         if len(seen) < wanted:
             return False
-        lying = [c for c in seen if not c.brief]  # a roll's dice lie a while; a glimpse (a hand, a look-alike) not
         chosen = _cluster(lying if len(lying) >= wanted else seen, wanted)
         dice = sorted(chosen, key=lambda c: (c.where[0], c.where[1]))
         for c in dice:
@@ -816,6 +820,21 @@ class Interpreter(Resync):
         self._report(Change("loose+", last.frame, last.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True
+
+    def _one_die_more(self, lying: list[Change], wanted: int) -> bool:
+        """One die more than the leader rolls lands at once while the leader's role is a stand-in (its card
+        unknown): the role is the Logistics Specialist's, who rolls one extra die, and the stand-in is corrected to
+        it (when no other card is known to be it)."""
+        area = self.state.players[self.state.leader]
+        if len(lying) <= wanted or area.role is None or not self._guessed(area.role.id):
+            return False
+        landed = self._heap(max(lying, key=lambda c: c.elapsed))
+        logistics = next((card.id for card in self.state.game.of_kind("role") if card.name == LOGISTICS), None)
+        if len(landed) != wanted + 1 or logistics is None or logistics in self._seen_cards():
+            return False
+        unknown = next(k for k, v in self._stand_ins.items() if v == area.role.id)
+        return self._swap_stand_in(unknown, logistics, f"{wanted + 1} dice rolled at {landed[0].elapsed:.2f} s: "
+                                                       f"p{self.state.leader + 1}'s role rolls one extra die")
 
     def _amend_roll(self, change: Change) -> bool:
         """A die of the roll being distributed, still lying there, read again with another face where it lay: the

@@ -17,7 +17,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   or an unknown card (a role card too) is dealt or drawn as a spark. A stand-in card (unseen, of that type, that
   keeps the deal as it is) is reported, and a question asked; if the stand-in itself turns up later, it is
   swapped for another; if a die later names the card it lies on (the layout named the card since), the stand-in
-  is corrected to it;
+  is corrected to it; a leader's stand-in role that rolls one die more than it allows is the Logistics
+  Specialist's (``Interpreter._one_die_more``);
 - a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
   placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
   is put down), also when the card leaves (defused) with chips the game holds empty;

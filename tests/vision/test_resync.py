@@ -372,6 +372,19 @@ def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
     assert any("unknown role card" in c.question and "taken as" in c.question for c in interp.confirms)
 
 
+def test_one_die_more_rolled_than_the_stand_in_role_allows_makes_the_leader_the_logistics_specialist() -> None:
+    """The leader's role card is unknown (a stand-in); five dice land where two players roll four: only the
+    Logistics Specialist rolls one extra die, so the stand-in becomes R-3 and the roll is all five dice."""
+    referee, interp = _dealt(GameConfig("countdown", 2), ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34",
+                             "deal p2 C-G42", "deal p2 C-G16", "reveal C-G44", "reveal C-G20", "reveal C-G02",
+                             "reveal C-G28", "reveal C-G12"))
+    roles = [Change("card+", 6, 1.0, "?1", where=(300.0, 650.0), type="role", size=80.0),
+             Change("card+", 12, 2.0, "R-4", where=(300.0, 80.0), type="role", size=80.0)]
+    _run(interp, roles + _loose(("black5", "red6", "black2", "green1", "yellow3"), 14.0), 20.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert "role p1 R-3" in actions and "roll black5 red6 black2 green1 yellow3" in actions, actions
+
+
 
 @pytest.mark.parametrize("carried", [True, False], ids=["row card seen moving", "row card seen leaving"])
 def test_a_card_defused_as_its_last_die_went_down_unseen_is_completed_by_the_die_lifted_from_the_roll(
