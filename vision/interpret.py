@@ -260,6 +260,8 @@ class Interpreter(Resync):
         """Unknown card (``?N``) -> the card reported in its place (``_stand_in``)."""
         self._looks: dict[str, str] = {}
         """Unknown card -> the known card it looked most like when it turned up (``Change.likely``), if any."""
+        self._back: dict[str, str] = {}
+        """Unknown card -> the known card that had just left where it turned up (``_back_where_it_lay``)."""
         self._cards_at: dict[str, tuple[Point, float, float]] = {}
         """Card -> where it lies, its short side (pixels) and when it left (``inf`` while there), from the card
         changes."""
@@ -492,6 +494,11 @@ class Interpreter(Resync):
             if self._now[1] - self._arrived.get(id(change), self._now[1]) < self.settings.unknown_wait_s:
                 return False  # a glimpse of something card-like? (the cards after it wait: the deal's order)
             self._done(change)
+            if (back := self._back_where_it_lay(change)) is not None:
+                self._back[change.card] = back
+                self._cards_at[back] = self._cards_at.pop(change.card, self._cards_at[back])
+                self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: {back}, back where it lay")
+                return True
             stand_in = self._stand_in(change)
             self._ask(change, f"an unknown {change.type} card turned up at ({change.where[0]:.0f}, "
                               f"{change.where[1]:.0f}): which card is it?"
@@ -524,6 +531,13 @@ class Interpreter(Resync):
             elif verb == "reveal" and change.type == "bomb" and self.state.turn == 0:
                 self.zones.learn("row", change.where)
         return True
+
+    def _back_where_it_lay(self, change: Change) -> str | None:
+        """The named card that left where an unknown card turns up, within ``wait_s`` before: the same card seen
+        again unnamed (a card dealt beside it hides the corner or print that named it), not another one."""
+        return next((card for card, (centre, size, gone) in self._cards_at.items()
+                     if not card.startswith("?") and 0 <= change.elapsed - gone <= self.settings.wait_s
+                     and dist(centre, change.where) <= size / 2), None)
 
     def _learn_deal(self, player: int, card: str, where: Point) -> None:
         """``card``, just dealt to ``player`` at ``where``, shows where that player's cards lie, or where the

@@ -18,7 +18,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   keeps the deal as it is) is reported, and a question asked; if the stand-in itself turns up later, it is
   swapped for another; if a die later names the card it lies on (the layout named the card since), the stand-in
   is corrected to it; a leader's stand-in role that rolls one die more than it allows is the Logistics
-  Specialist's (``Interpreter._one_die_more``);
+  Specialist's (``Interpreter._one_die_more``). An unknown card turning up where a named card left moments
+  before is that card again, no card dealt (``Interpreter._back_where_it_lay``);
 - a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
   placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
   is put down), also when the card leaves (defused) with chips the game holds empty;
@@ -212,6 +213,7 @@ class Resync:
     _judged_again: list[Change]
     _unseen_stand_ins: set[str]
     _stand_ins: dict[str, str]
+    _back: dict[str, str]
     _looks: dict[str, str]
     _cards_at: dict[str, tuple[Point, float, float]]
     _doubt_until: float
@@ -242,8 +244,8 @@ class Resync:
     def remember(self, changes: list[Change]) -> list[Change]:
         """What the interpreter keeps of the table from each frame's changes (the dice on chips, where cards lie),
         and the changes left once look-alikes are dropped and unknown cards named as their stand-ins."""
-        changes = [replace(c, card=self._stand_ins[c.card]) if c.card in self._stand_ins else c
-                   for c in self._not_static(changes)]
+        names = self._stand_ins | self._back
+        changes = [replace(c, card=names[c.card]) if c.card in names else c for c in self._not_static(changes)]
         for c in changes:
             if c.kind == "die+":
                 self._table[(c.card, c.chip)] = c.die
