@@ -31,7 +31,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   what followed it;
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
-  colours on a chip the game holds empty, else (``guess_leftovers``) on the first empty chip that takes it;
+  colours on a chip the game holds empty, else on the one chip that takes it of a card where a die of its
+  colours lies loose (``_on_its_card``), else (``guess_leftovers``) on the first empty chip that takes it;
 - a change seen before the game wanted it (a die returned before the unused die was seen rolled again, a roll
   that landed before the sparks owed were seen drawn) is given up, then judged again, once, when the game's task
   changes (``Interpreter._rejudge``, ``rejudge_s``);
@@ -549,7 +550,7 @@ class Resync:
             else:
                 if not self.settings.guess_leftovers:
                     return False
-                guess = self._somewhere(trial, die)
+                guess = self._on_its_card(trial, die) or self._somewhere(trial, die)
                 if guess is None:
                     return False
                 actions.append(guess)
@@ -563,6 +564,19 @@ class Resync:
                       and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
             self._report(replace(change, elapsed=at, confidence=0.0), action)
         return True
+
+    def _on_its_card(self, trial: State, die: str) -> str | None:
+        """The placement of ``die`` on the one empty chip the game takes it on of a card where a die of its colours
+        lies loose (the layout put it on no chip), applied to ``trial``."""
+        for lying in self._lying:
+            card = self._card_under(lying) if colours(lying.die) == colours(die) else None
+            held = self._held(card) if card is not None else None
+            options = [f"place {die} {card}:{chip}" for chip in range(1, held.card.chip_count + 1)
+                       if chip not in held.physical and (card, chip) not in self._table] if held is not None else []
+            options = [action for action in options if applied(trial.clone(), action)]
+            if len(options) == 1 and applied(trial, options[0]):
+                return options[0]
+        return None
 
     def _somewhere(self, trial: State, die: str) -> str | None:
         """A placement of ``die`` the game takes on an empty chip the table shows empty too (applied to ``trial``)."""

@@ -565,6 +565,22 @@ def test_dice_glimpsed_off_their_chips_on_a_card_are_no_roll_landing_with_an_unu
     assert _actions(referee)[-2:] == ["done", "unused green3"]
 
 
+def test_a_die_lifted_and_lying_loose_on_a_card_is_placed_on_that_cards_chip_when_an_unused_die_is_rerolled() -> None:
+    """The red1 was lifted from the roll area and is seen lying on F-G10, on no chip the layout knows; before
+    anything else tells where it went, the black5 is rolled again (left unused): the red1 was put on F-G10's one
+    chip that takes it (chip 3, black/1), not on the first empty chip of any card that would (F-G21:2)."""
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + _loose(("black5", "red6", "black1", "red1"), 2.0) + [
+        Change("die+", 30, 5.0, "F-G21", 1, "black1"), Change("die+", 42, 7.0, "F-G04", 1, "red6"),
+        Change("loose-", 57, 9.5, die="red1", where=(620.0, 400.0)),
+        Change("loose+", 60, 10.0, die="red1", where=(425.0, 598.0), on_card=True),
+        Change("loose-", 63, 10.5, die="black5", where=(500.0, 400.0)),
+        Change("loose+", 66, 11.0, die="black2", where=(560.0, 430.0))]
+    _run(interp, timeline, 20.0)
+    actions = _actions(referee)
+    assert "place red1 F-G10:3" in actions and "unused black2" in actions, actions
+
+
 def test_a_die_returned_before_the_game_wanted_it_is_the_return_once_it_does() -> None:
     referee, interp = _dealt()
     timeline = CARDS_SEEN + PLACED + [
