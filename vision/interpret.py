@@ -911,11 +911,23 @@ class Interpreter(Resync):
 
     def _on_loose_removed(self, change: Change) -> bool:
         self._done(change)  # a die picked up: what it becomes (placed, re-rolled, bagged) says what happened
-        if self._card_under(change) is not None:
-            return True  # a die that lay on a card, on no chip: taken with the card
+        if (card := self._card_under(change)) is not None:
+            if self.state.phase == "lose":
+                self._returned_from(card, change)
+            return True  # a die that lay on a card, on no chip: taken with the card, or returned
         self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
         self._picked_up.append(change)
         return True
+
+
+    def _returned_from(self, card: str, change: Change) -> None:
+        """A die seen lying on ``card`` (on no chip the layout knew) lifted while the game waits for a die returned:
+        the return of the one die of its colours on that card the game takes back."""
+        returns = [str(a) for a in self.state.legal_actions() if isinstance(a, A.Return) and a.card == card
+                   and colours(self._chip_die(card, a.chip) or "") == colours(change.die)]
+        if len(returns) == 1:
+            self.notes.append(f"{change.die} lifted from {card} at {change.elapsed:.2f} s: {returns[0]}")
+            self._report(change, returns[0], rule_kind=True)
 
 
 _NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved", "die+": "die_added",

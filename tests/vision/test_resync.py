@@ -615,6 +615,18 @@ def test_a_return_never_seen_is_inferred_when_the_next_roll_lands(ambiguous: boo
     assert referee.violations == [] and any("inferred" in n for n in interp.notes)
 
 
+def test_a_die_lying_on_a_card_off_its_chips_lifted_while_a_return_is_owed_is_that_return() -> None:
+    """The unused red1 costs p1 a die matching it, and p1's black1 on F-G21 is seen lying on the card but on no
+    chip the layout knows: lifting it is the return of F-G21:1, the one matching die of its colour there."""
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 black6 blue5", "place black1 F-G21:1", "place black6 F-G04:1",
+                   "place blue5 F-G04:2", "done", "unused red1"):
+        referee.submit(action)
+    _run(interp, CARDS_SEEN + [Change("loose+", 12, 2.0, die="black1", where=(305.0, 596.0), on_card=True),
+                               Change("loose-", 30, 5.0, die="black1", where=(305.0, 596.0))], 9.0)
+    assert _actions(referee)[-1] == "return F-G21:1" and referee.violations == []
+
+
 def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catches_the_game_up() -> None:
     """The green1 was left unused; vision saw neither it rolled again nor p1's black1 (the only die matching it)
     returned. The next roll lands: the game is caught up by the fewest actions that reach the roll and leave its
