@@ -313,8 +313,10 @@ class Interpreter(Resync):
         self._tick(elapsed - self.settings.time_lag_s)
 
     def finish(self, frame: int, elapsed: float) -> None:
-        """The recording is over: the countdown checked at its last moment, what is left asked about."""
+        """The recording is over: what still waits is judged as if its wait were over (a die put down in the last
+        seconds), the countdown checked at its last moment, and what is left asked about."""
         self._now = (frame, elapsed)
+        self._expire(inf)
         self._tick(elapsed)
         for change in self._pending:
             self._give_up(change)
@@ -759,8 +761,9 @@ class Interpreter(Resync):
         if card is not None:  # a die on a card that the card layout put on no chip: seen on its chip soon?
             owner = self._owner(card)
             cards = self.state.players[owner].cards if owner is not None else []
-            held = any(colours(str(d)) == colours(change.die) for c in cards if c.id == card
-                       for d in c.physical.values())
+            rolled = change.die in [str(d) for d in self.state.roll]  # (then a die of its colours there is another)
+            held = any(str(d) == change.die or colours(str(d)) == colours(change.die) and not rolled
+                       for c in cards if c.id == card for d in c.physical.values())
             if held or owner is None:
                 self._done(change)
                 self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")

@@ -581,6 +581,32 @@ def test_a_die_lifted_and_lying_loose_on_a_card_is_placed_on_that_cards_chip_whe
     assert "place red1 F-G10:3" in actions and "unused black2" in actions, actions
 
 
+def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_the_roll_holds_its_reading() -> None:
+    """F-G10 holds p1's black4; the roll's black1 is seen lying on F-G10, on no chip the layout knows. It is no
+    glimpse of the black4 off its chip (the roll holds a black1, the card a black4): it was put on the one chip
+    of F-G10 that takes it."""
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + _loose(("black4", "red6", "black1", "green1"), 2.0) + [
+        Change("die+", 30, 5.0, "F-G10", 1, "black4"),
+        Change("loose-", 57, 9.5, die="black1", where=(580.0, 400.0)),
+        Change("loose+", 60, 10.0, die="black1", where=(425.0, 598.0), on_card=True)]
+    _run(interp, timeline, 20.0)
+    assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
+
+
+def test_what_waits_when_the_recording_ends_is_judged_as_if_its_wait_were_over() -> None:
+    """The red1 is seen lying on F-G10, off its chips, a second before the recording ends: at the end it is placed
+    on F-G10's one chip that takes it, as it would have been had the recording gone on."""
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + _loose(("black5", "red6", "black1", "red1"), 2.0) + [
+        Change("die+", 30, 5.0, "F-G21", 1, "black1"),
+        Change("loose-", 57, 9.5, die="red1", where=(620.0, 400.0)),
+        Change("loose+", 60, 10.0, die="red1", where=(425.0, 598.0), on_card=True)]
+    _run(interp, timeline, 11.0)
+    interp.finish(66, 11.0)
+    assert _actions(referee)[-1] == "place red1 F-G10:3"
+
+
 def test_a_die_returned_before_the_game_wanted_it_is_the_return_once_it_does() -> None:
     referee, interp = _dealt()
     timeline = CARDS_SEEN + PLACED + [
