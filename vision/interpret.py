@@ -535,11 +535,13 @@ class Interpreter(Resync):
         return True
 
     def _back_where_it_lay(self, change: Change) -> str | None:
-        """The named card that left where an unknown card turns up, within ``wait_s`` before: the same card seen
-        again unnamed (a card dealt beside it hides the corner or print that named it), not another one."""
+        """The named card that lies where an unknown card turns up, or left there within ``wait_s`` before: the
+        same card seen again unnamed (a card dealt beside it hides the corner or print that named it), or a second
+        box on it, not another card."""
         return next((card for card, (centre, size, gone) in self._cards_at.items()
-                     if not card.startswith("?") and 0 <= change.elapsed - gone <= self.settings.wait_s
-                     and dist(centre, change.where) <= size / 2), None)
+                     if not card.startswith("?") and change.elapsed - gone <= self.settings.wait_s
+                     # (a card still lying there: only a box nearly on it; cards set aside are stacked a little apart)
+                     and dist(centre, change.where) <= size / (4 if gone == inf else 2)), None)
 
     def _learn_deal(self, player: int, card: str, where: Point) -> None:
         """``card``, just dealt to ``player`` at ``where``, shows where that player's cards lie, or where the

@@ -374,6 +374,18 @@ def test_an_unknown_card_turning_up_where_a_named_card_just_left_is_that_card_ag
     assert interp.remember([Change("card-", 80, 13.0, "?1", where=(306.0, 592.0))])[0].card == "F-G21"
 
 
+def test_an_unknown_card_seen_on_top_of_a_named_card_still_lying_there_is_a_second_box_on_it() -> None:
+    """An unknown "card" turns up a few pixels from F-G21, which still lies there (a second box on it): no card
+    is dealt for it."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 13, 2.17, "?1", where=(290.0, 602.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0)]
+    _run(interp, deal, 12.0)
+    assert [e.action for e in referee.events] == ["deal p1 F-G21", "deal p1 F-G10"]
+
+
 def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
     referee, interp = _dealt(GameConfig("countdown", 2), ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34",
                              "deal p2 C-G42", "deal p2 C-G16", "reveal C-G44", "reveal C-G20", "reveal C-G02",
