@@ -381,10 +381,23 @@ def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour()
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)  # lifted from the roll
-    interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1")], 40, 7.0)  # no red1 rolled: the red6 went there
+    # read faintly, and no red1 rolled: the red6 went there
+    interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1", 0.3)], 40, 7.0)
     assert referee.events[-1].action == "place red6 F-G04:1" and referee.events[-1].accepted
-    interp.feed([Change("die+", 50, 8.0, "F-G04", 2, "black3")], 50, 9.0)  # black5 or black2: not guessed
+    interp.feed([Change("die+", 50, 8.0, "F-G04", 2, "black3", 0.3)], 50, 9.0)  # black5 or black2: not guessed
     assert referee.events[-1].action == "place red6 F-G04:1" and interp.confirms
+
+
+def test_a_face_read_surely_on_a_chip_corrects_the_roll_die_of_its_colour() -> None:
+    """As above, but the red1 is read surely where it settled: the roll's red6 was the misreading."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)
+    interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1", 0.8)], 40, 7.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert actions[-2:] == ["roll black5 red1 black2 green1", "place red1 F-G04:1"], actions
 
 
 def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is_the_print() -> None:
@@ -400,7 +413,7 @@ def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is
         interp.feed([Change("die+", 36, 6.0, "F-G10", 2, "yellow1")] if k == 0 else [], 36 + k, 6.0 + k / 6)
     assert len(referee.events) == rolled and any("the card's print" in n for n in interp.notes)
     interp.feed([Change("loose-", 60, 10.0, die="yellow5", where=(620.0, 400.0))], 60, 10.5)
-    interp.feed([Change("die+", 66, 11.0, "F-G10", 2, "yellow3")], 66, 12.5)
+    interp.feed([Change("die+", 66, 11.0, "F-G10", 2, "yellow3", 0.3)], 66, 12.5)  # (its face read faintly)
     assert referee.events[-1].action == "place yellow5 F-G10:2" and referee.events[-1].accepted
 
 
