@@ -115,7 +115,7 @@ class InterpreterSettings:
     that is gone again before is a glimpse); the cards turned up after it wait for it."""
     on_card_share: float = 0.5
     """A loose die within this share of a card's short side of its centre lies on that card (on no chip that the
-    card layout found)."""
+    card layout found); one the tracker saw inside a card's outline, within its whole short side."""
     whole_table_step: bool = True
     """Judge a refused action a violation only while every card's dice agree with the table (False: only the dice
     of the card it names, which are all its rules read; on the default-style games that flags 7 of 22 scripted

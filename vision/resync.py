@@ -887,12 +887,13 @@ class Resync:
                                                         for d in self.state.roll)
 
     def _card_under(self, change: Change) -> str | None:
-        """The card a loose die lies on (the card layout did not place it on a chip), if any."""
-        share = self.settings.on_card_share
-        for card, (centre, size, gone) in self._cards_at.items():
-            if change.elapsed <= gone and dist(centre, change.where) <= share * size:
-                return card
-        return None
+        """The card a loose die lies on (the card layout did not place it on a chip), if any: within
+        ``on_card_share`` of a card's short side of its centre, or, for a die the tracker saw inside a card's
+        outline (``Change.on_card``), the nearest card within its short side (a die on the card's far end)."""
+        near = [(dist(centre, change.where) / size, card) for card, (centre, size, gone) in self._cards_at.items()
+                if change.elapsed <= gone]
+        reach = 1.0 if change.on_card else self.settings.on_card_share
+        return min((d, card) for d, card in near if d <= reach)[1] if any(d <= reach for d, _ in near) else None
 
     def _heap(self, change: Change, given_up: bool = False) -> list[Change]:
         """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than

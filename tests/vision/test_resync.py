@@ -606,6 +606,18 @@ def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_t
     assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
 
 
+def test_a_die_seen_inside_a_cards_outline_at_its_far_end_lies_on_that_card() -> None:
+    """The roll's black1 lies on F-G10 near one end of the card (further from its centre than half its short
+    side), inside its outline as the tracker saw it: it lies on F-G10, and goes on the one chip that takes it."""
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + _loose(("black4", "red6", "black1", "green1"), 2.0) + [
+        Change("die+", 30, 5.0, "F-G10", 1, "black4"),
+        Change("loose-", 57, 9.5, die="black1", where=(580.0, 400.0)),
+        Change("loose+", 60, 10.0, die="black1", where=(472.0, 598.0), on_card=True)]
+    _run(interp, timeline, 20.0)
+    assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
+
+
 def test_what_waits_when_the_recording_ends_is_judged_as_if_its_wait_were_over() -> None:
     """The red1 is seen lying on F-G10, off its chips, a second before the recording ends: at the end it is placed
     on F-G10's one chip that takes it, as it would have been had the recording gone on."""
