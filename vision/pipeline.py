@@ -48,6 +48,9 @@ class Step:
     it (a report seen late goes in by its time, a correction beside the report it replaces)."""
     replaces: tuple[str | None, ...] = ()
     """For each event that is a correction, the action of the report it replaced (else None)."""
+    taken_back: tuple[str, ...] = ()
+    """The actions of reports the interpreter took back on this frame (a distribution that was not over), but
+    those a correction replaced."""
 
 
 def new_events(referee: Referee, before: tuple[Event, ...]) -> tuple[Event, ...]:
@@ -64,6 +67,19 @@ def new_events(referee: Referee, before: tuple[Event, ...]) -> tuple[Event, ...]
         else:
             fresh.append(event)
     return tuple(fresh)
+
+
+def taken_back(referee: Referee, before: tuple[Event, ...], replaced: set[int]) -> tuple[str, ...]:
+    """The actions of reports taken back since the log was ``before`` (open then, undone now), but those at the
+    indices ``replaced`` (a correction undoes the report it replaces)."""
+    was_open = Counter((e.elapsed, e.action, e.source, e.frame) for e in before if not e.undone)
+    gone = []
+    for event in referee.events:
+        key = (event.elapsed, event.action, event.source, event.frame)
+        if event.undone and event.index not in replaced and was_open[key] > 0:
+            was_open[key] -= 1
+            gone.append(event.action)
+    return tuple(gone)
 
 
 def default_workers() -> int:
@@ -196,7 +212,8 @@ class Pipeline:
             events = new_events(self.referee, before)
             replaces = tuple(self.referee.events[e.index - 1].action if e.source == "correction" else None
                              for e in events)  # (``Referee.correct`` puts the fix just after what it replaces)
-            return Step(observation, events, replaces)
+            replaced = {e.index - 1 for e in events if e.source == "correction"}
+            return Step(observation, events, replaces, taken_back(self.referee, before, replaced))
 
     def step(self, image: np.ndarray, index: int, elapsed: float) -> Step:
         return self.settle(self.observe(image, index, elapsed))

@@ -49,6 +49,8 @@ class Report:
     frame: int | None = None
     replaces: str | None = None
     """A correction: the action of the report (the latest one so worded) that this one replaces."""
+    taken_back: bool = False
+    """The feed took back its own report of ``action`` (the latest one so worded)."""
 
 
 @dataclass(frozen=True)

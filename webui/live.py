@@ -110,6 +110,15 @@ class LiveGame:
             return self._report(action, "correction", 1.0, None)
         return self._correct(index, action)[1]
 
+    def _take_back(self, action: str) -> Entry | None:
+        """The feed took back its own report ``action`` (its latest so worded, not taken back): taken back here too
+        (None if this game never had it)."""
+        index = next((e.index for e in reversed(self.referee.events) if not e.undone and e.action == action), None)
+        if index is None:
+            return None
+        self.referee.undo(index)
+        return (self.clock.elapsed(), "undo", {"index": index, "action": action})
+
     def _correct(self, index: int, action: str) -> tuple[Event, Entry]:
         was = self.referee.events[index].action
         event = self.referee.correct(index, action)
@@ -179,8 +188,10 @@ class LiveGame:
         returns the feed's frame for now (None when it has none)."""
         with self.lock:
             elapsed = self.clock.elapsed()
-            entries = [self._report(r.action, r.source, r.confidence, r.frame) if r.replaces is None
+            entries = [self._take_back(r.action) if r.taken_back
+                       else self._report(r.action, r.source, r.confidence, r.frame) if r.replaces is None
                        else self._replace(r.replaces, r.action) for r in self.feed.poll(elapsed)]
+            entries = [entry for entry in entries if entry is not None]
             if self.feed.autostart and self.clock.started_at is None and self.feed.ready_to_start() \
                     and self.referee.state.outcome is None:
                 self.clock.start()

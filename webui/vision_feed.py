@@ -82,6 +82,8 @@ class VisionFeed:
                         card, _, chip = event.action.split()[2].rpartition(":")
                         illegal.add((card, int(chip)))
                 with self._lock:
+                    self._reports += [Report(frame.time, action, "vision", taken_back=True)
+                                      for action in step.taken_back]
                     for event, replaces in zip(step.events, step.replaces):
                         self._reports.append(Report(frame.time, event.action, "vision", event.confidence, event.frame,
                                                     replaces))

@@ -117,3 +117,25 @@ def test_a_step_hands_out_the_reports_it_made_wherever_they_went_in_the_log() ->
     fix = referee.correct(late.index - 1, "roll blue1 yellow2 red3 red2")
     assert new_events(referee, before) == (fix,)
 
+
+
+def test_a_step_names_the_reports_taken_back_but_not_those_a_correction_replaced() -> None:
+    """The interpreter takes back reports when a distribution was not over: the step names them, so the dashboard's
+    game takes them back too; a report a correction replaced is named as replaced instead (``Step.replaces``)."""
+    from rules.clock import ManualClock
+    from rules.referee import Referee
+    from tests.rules.helpers import FUSE_ROW, setup_log
+    from vision.pipeline import taken_back
+
+    clock = ManualClock()
+    referee = Referee(GameConfig("fuse", 2), clock)
+    for text in setup_log([["F-002", "F-005"], ["F-001", "F-003"]], FUSE_ROW):
+        referee.submit(text)
+    for clock.seconds, text in ((10.0, "roll blue1 yellow2 red3 red1"), (14.0, "place blue1 F-002:1"), (15.0, "done")):
+        referee.submit(text)
+    before = tuple(referee.events)
+    referee.undo(len(referee.events) - 1)
+    assert taken_back(referee, before, set()) == ("done",)
+    before = tuple(referee.events)
+    fix = referee.correct(fix_at := len(referee.events) - 3, "roll blue1 yellow2 red3 red2")
+    assert taken_back(referee, before, {fix.index - 1}) == () and fix_at == fix.index - 1

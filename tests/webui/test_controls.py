@@ -189,9 +189,8 @@ def test_the_feed_s_questions_are_shown_answered_and_dismissed(manual_app, auth:
     assert journal_kinds(client).count("answer") == 2
 
 
-def test_a_feed_s_correction_of_its_own_report_corrects_it_here_too(manual_app, auth: dict) -> None:  # type: ignore[no-untyped-def]
-    """Vision corrects a report it made (a roll misread): the dashboard's game corrects that report as well, rather
-    than taking the correction for a new report at the end of its log (a second roll, refused)."""
+def _reporting_feed():  # noqa: ANN202
+    """A manual feed that hands the game the reports put in its ``due`` list, as a vision feed would."""
     from webui.feeds import ManualFeed, Report
 
     class ReportingFeed(ManualFeed):
@@ -203,9 +202,17 @@ def test_a_feed_s_correction_of_its_own_report_corrects_it_here_too(manual_app, 
             due, self.due = self.due, []
             return due
 
+    return ReportingFeed()
+
+
+def test_a_feed_s_correction_of_its_own_report_corrects_it_here_too(manual_app, auth: dict) -> None:  # type: ignore[no-untyped-def]
+    """Vision corrects a report it made (a roll misread): the dashboard's game corrects that report as well, rather
+    than taking the correction for a new report at the end of its log (a second roll, refused)."""
+    from webui.feeds import Report
+
     client = manual_app.test_client()
     game = manual_app.extensions["fuse_referee"].current()
-    game.feed = feed = ReportingFeed()
+    game.feed = feed = _reporting_feed()
     feed.due = [Report(0.0, "roll red5 blue2 black6", "vision")]
     game.tick()
     feed.due = [Report(0.0, "roll red5 blue2 black5", "vision", replaces="roll red5 blue2 black6")]
@@ -213,3 +220,22 @@ def test_a_feed_s_correction_of_its_own_report_corrects_it_here_too(manual_app, 
     assert [(e.action, e.undone, e.source, e.accepted) for e in game.referee.events[-2:]] == [
         ("roll red5 blue2 black6", True, "vision", True), ("roll red5 blue2 black5", False, "correction", True)]
     assert game.referee.violations == [] and journal_kinds(client).count("correct") == 1
+
+
+def test_a_feed_taking_back_its_own_report_takes_it_back_here_too(manual_app, auth: dict) -> None:  # type: ignore[no-untyped-def]
+    """Vision takes back a report it made (a ``done`` inferred too soon: a die of the roll settled on a chip after
+    it): the dashboard's game takes it back as well, so the two games go on alike."""
+    from webui.feeds import Report
+
+    client = manual_app.test_client()
+    game = manual_app.extensions["fuse_referee"].current()
+    game.feed = feed = _reporting_feed()
+    feed.due = [Report(0.0, "roll red5 blue2 black6", "vision")]
+    game.tick()
+    feed.due = [Report(0.0, "roll red5 blue2 black6", "vision", taken_back=True)]
+    game.tick()
+    assert [(e.action, e.undone) for e in game.referee.events[-1:]] == [("roll red5 blue2 black6", True)]
+    assert journal_kinds(client).count("undo") == 1
+    feed.due = [Report(0.0, "roll red1 blue2 black6", "vision", taken_back=True)]  # (never reported here)
+    game.tick()
+    assert journal_kinds(client).count("undo") == 1
