@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, dist, fix_roll, last_roll
+from vision.resync import Resync, chip_rule, dist, fix_roll, last_roll
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -752,12 +752,9 @@ class Interpreter(Resync):
 
     def _printed_with(self, change: Change) -> bool:
         """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""
-        card = self._held(change.card)
-        layout = card.card.layout if card is not None else None
-        if layout is None or not 0 < change.chip <= len(layout.chips):
-            return False
-        return any(a.colour in colours(change.die).split("/") and not a.negated
-                   for a in layout.chips[change.chip - 1].atoms)
+        rule = chip_rule(self.state, change.card, change.chip) if self._held(change.card) is not None else None
+        return rule is not None and any(a.colour in colours(change.die).split("/") and not a.negated
+                                        for a in rule.atoms)
 
     def _bare(self, card: str) -> bool:
         """Whether the table shows no die on ``card``'s chips, but for its print read as one."""
@@ -930,7 +927,6 @@ class Interpreter(Resync):
         self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
         self._picked_up.append(change)
         return True
-
 
     def _returned_from(self, card: str, change: Change) -> None:
         """A die seen lying on ``card`` (on no chip the layout knew) lifted while the game waits for a die returned:

@@ -69,6 +69,7 @@ from typing import TYPE_CHECKING, Any
 from rules import actions as A
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
+from rules.notation import Chip
 from rules.referee import Event, Referee
 from vision.observation import Point, colours
 from vision.tracker import Change
@@ -311,12 +312,8 @@ class Resync:
     def _exact_print(self, change: Change) -> bool:
         """A die read on a chip printed with exactly that die (``[black3]``) while neither the roll nor the dice
         lately picked up from the roll area hold a die of its colours: the print, drawn as a die, read as one."""
-        if change.kind != "die+" or change.card not in self.state.game.cards:
-            return False
-        layout = self.state.game.card(change.card).layout
-        if layout is None or not 0 < change.chip <= len(layout.chips):
-            return False
-        atoms = layout.chips[change.chip - 1].atoms
+        rule = chip_rule(self.state, change.card, change.chip) if change.kind == "die+" else None
+        atoms = rule.atoms if rule is not None else ()
         if len(atoms) != 1 or atoms[0].negated or f"{atoms[0].colour}{atoms[0].number}" != change.die:
             return False
         return not any(colours(d) == colours(change.die) for d in [*map(str, self.state.roll),
@@ -571,9 +568,11 @@ class Resync:
         for lying in self._lying:
             card = self._card_under(lying) if colours(lying.die) == colours(die) else None
             held = self._held(card) if card is not None else None
-            options = [f"place {die} {card}:{chip}" for chip in range(1, held.card.chip_count + 1)
-                       if chip not in held.physical and (card, chip) not in self._table] if held is not None else []
-            options = [action for action in options if applied(trial.clone(), action)]
+            if held is None:
+                continue
+            options = [action for chip in range(1, held.card.chip_count + 1)
+                       if chip not in held.physical and (card, chip) not in self._table
+                       and applied(trial.clone(), action := f"place {die} {card}:{chip}")]
             if len(options) == 1 and applied(trial, options[0]):
                 return options[0]
         return None
@@ -890,10 +889,10 @@ class Resync:
         """The card a loose die lies on (the card layout did not place it on a chip), if any: within
         ``on_card_share`` of a card's short side of its centre, or, for a die the tracker saw inside a card's
         outline (``Change.on_card``), the nearest card within its short side (a die on the card's far end)."""
-        near = [(dist(centre, change.where) / size, card) for card, (centre, size, gone) in self._cards_at.items()
-                if change.elapsed <= gone]
         reach = 1.0 if change.on_card else self.settings.on_card_share
-        return min((d, card) for d, card in near if d <= reach)[1] if any(d <= reach for d, _ in near) else None
+        near = [(dist(centre, change.where) / size, card) for card, (centre, size, gone) in self._cards_at.items()
+                if change.elapsed <= gone and dist(centre, change.where) <= reach * size]
+        return min(near)[1] if near else None
 
     def _heap(self, change: Change, given_up: bool = False) -> list[Change]:
         """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than
@@ -930,6 +929,12 @@ class Resync:
         self._report(replace(change, die=die, confidence=min(change.confidence, 0.5)),
                      f"place {die} {card}:{chip}")
         return True
+
+
+def chip_rule(state: State, card: str, chip: int) -> Chip | None:
+    """Chip ``chip`` of catalog card ``card`` (its rule), if the card has such a chip."""
+    layout = state.game.cards[card].layout if card in state.game.cards else None
+    return layout.chips[chip - 1] if layout is not None and 0 < chip <= len(layout.chips) else None
 
 
 def dist(a: Point, b: Point) -> float:  # (used by vision.interpret too)
