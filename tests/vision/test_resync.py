@@ -359,31 +359,21 @@ def test_a_card_named_where_an_unknown_card_lay_keeps_that_name_when_it_turns_up
     assert not any("F-G07 turned up" in note for note in interp.notes)
 
 
-def test_an_unknown_card_turning_up_where_a_named_card_just_left_is_that_card_again() -> None:
-    """F-G21 is dealt, hidden a moment as the next card is dealt beside it, and seen again where it lay, unnamed
-    now: that is F-G21 again, not a second card dealt (no stand-in), and what happens to it later is F-G21's."""
+@pytest.mark.parametrize("hidden", [True, False])
+def test_an_unknown_card_turning_up_where_a_named_card_lies_or_just_lay_is_that_card(hidden: bool) -> None:
+    """F-G21 is dealt, then seen unnamed where it lies: hidden a moment as the next card is dealt beside it, or
+    as a second box on it while it shows. That is F-G21, not a second card dealt (no stand-in), and what happens
+    to the unknown card later is F-G21's."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
     deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card-", 12, 2.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            *([Change("card-", 12, 2.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0)] if hidden else []),
             Change("card+", 13, 2.17, "?1", where=(306.0, 592.0), type="bomb", size=80.0),
             Change("card+", 18, 3.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0)]
     _run(interp, deal, 12.0)
     assert [e.action for e in referee.events] == ["deal p1 F-G21", "deal p1 F-G10"]
     assert any("F-G21, back where it lay" in n for n in interp.notes)
     assert interp.remember([Change("card-", 80, 13.0, "?1", where=(306.0, 592.0))])[0].card == "F-G21"
-
-
-def test_an_unknown_card_seen_on_top_of_a_named_card_still_lying_there_is_a_second_box_on_it() -> None:
-    """An unknown "card" turns up a few pixels from F-G21, which still lies there (a second box on it): no card
-    is dealt for it."""
-    referee = Referee(GameConfig("fuse", 2), ManualClock())
-    interp = Interpreter(referee)
-    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 13, 2.17, "?1", where=(290.0, 602.0), type="bomb", size=80.0),
-            Change("card+", 18, 3.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0)]
-    _run(interp, deal, 12.0)
-    assert [e.action for e in referee.events] == ["deal p1 F-G21", "deal p1 F-G10"]
 
 
 def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
@@ -593,27 +583,18 @@ def test_a_die_lifted_and_lying_loose_on_a_card_is_placed_on_that_cards_chip_whe
     assert "place red1 F-G10:3" in actions and "unused black2" in actions, actions
 
 
-def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_the_roll_holds_its_reading() -> None:
-    """F-G10 holds p1's black4; the roll's black1 is seen lying on F-G10, on no chip the layout knows. It is no
-    glimpse of the black4 off its chip (the roll holds a black1, the card a black4): it was put on the one chip
-    of F-G10 that takes it."""
+@pytest.mark.parametrize("x", [425.0, 472.0])
+def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_the_roll_holds_its_reading(
+        x: float) -> None:
+    """F-G10 holds p1's black4; the roll's black1 is seen lying on F-G10, on no chip the layout knows (near its
+    centre, or near one end: further from the centre than half its short side, inside its outline as the tracker
+    saw it). It is no glimpse of the black4 off its chip (the roll holds a black1, the card a black4): it was put
+    on the one chip of F-G10 that takes it."""
     referee, interp = _dealt()
     timeline = CARDS_SEEN + _loose(("black4", "red6", "black1", "green1"), 2.0) + [
         Change("die+", 30, 5.0, "F-G10", 1, "black4"),
         Change("loose-", 57, 9.5, die="black1", where=(580.0, 400.0)),
-        Change("loose+", 60, 10.0, die="black1", where=(425.0, 598.0), on_card=True)]
-    _run(interp, timeline, 20.0)
-    assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
-
-
-def test_a_die_seen_inside_a_cards_outline_at_its_far_end_lies_on_that_card() -> None:
-    """The roll's black1 lies on F-G10 near one end of the card (further from its centre than half its short
-    side), inside its outline as the tracker saw it: it lies on F-G10, and goes on the one chip that takes it."""
-    referee, interp = _dealt()
-    timeline = CARDS_SEEN + _loose(("black4", "red6", "black1", "green1"), 2.0) + [
-        Change("die+", 30, 5.0, "F-G10", 1, "black4"),
-        Change("loose-", 57, 9.5, die="black1", where=(580.0, 400.0)),
-        Change("loose+", 60, 10.0, die="black1", where=(472.0, 598.0), on_card=True)]
+        Change("loose+", 60, 10.0, die="black1", where=(x, 598.0), on_card=True)]
     _run(interp, timeline, 20.0)
     assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
 
