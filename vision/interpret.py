@@ -645,11 +645,14 @@ class Interpreter(Resync):
                 self.correct(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
         change = self._on_top_of_held(change)
-        put = next((c for c in self._pending if c.kind == "loose+" and c.on_card and c.die == change.die
-                    and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
+        # seen lying there, on no chip, before it was seen on the chip (its card not yet named there, or the layout
+        # put it on no chip): put down then
+        lying = dict.fromkeys([*(c for c in self._pending if c.kind == "loose+" and c.on_card), *self._lying])
+        put = next((c for c in lying if c.die == change.die and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
                     and dist(c.where, change.where) <= self.settings.put_down_px), None)
-        if put is not None:  # seen lying there before the layout knew the chip (its card not yet named there)
-            self._done(put)
+        if put is not None:
+            if put in self._pending:
+                self._done(put)
             change = replace(change, elapsed=put.elapsed)
         event = self._report(change, f"place {change.die} {change.card}:{change.chip}", rule_kind=True)
         gone = [c for c in self._left if c.die == change.die]

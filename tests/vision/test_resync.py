@@ -599,6 +599,20 @@ def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_t
     assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
 
 
+def test_a_die_seen_lying_on_a_card_before_it_is_seen_on_its_chip_was_put_down_when_first_seen_lying() -> None:
+    """The roll's second black4 is seen lying on F-G10 (taken at first for the black4 on its chip 1, glimpsed off
+    it), and only 1.5 s later on chip 3: it was put down when it was first seen lying there."""
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + _loose(("black4", "red6", "black4", "green1"), 2.0) + [
+        Change("die+", 30, 5.0, "F-G10", 1, "black4"),
+        Change("loose-", 57, 9.5, die="black4", where=(580.0, 400.0)),
+        Change("loose+", 60, 10.0, die="black4", where=(440.0, 600.0)),
+        Change("die+", 69, 11.5, "F-G10", 3, "black4", where=(442.0, 601.0))]
+    _run(interp, timeline, 20.0)
+    placed = next(e for e in referee.events if e.action == "place black4 F-G10:3")
+    assert placed.accepted and placed.elapsed == 10.0
+
+
 def test_what_waits_when_the_recording_ends_is_judged_as_if_its_wait_were_over() -> None:
     """The red1 is seen lying on F-G10, off its chips, a second before the recording ends: at the end it is placed
     on F-G10's one chip that takes it, as it would have been had the recording gone on."""
