@@ -18,6 +18,7 @@ matched fewer events in the games (README), so it is not the default.
 
 from __future__ import annotations
 
+import operator
 import os
 import queue
 import threading
@@ -53,17 +54,21 @@ class Step:
     those a correction replaced."""
 
 
+def _key(event: Event) -> tuple:
+    """A report as ``new_events`` and ``taken_back`` know it across insertions and corrections (which renumber it)."""
+    return event.elapsed, event.action, event.source, event.frame
+
+
 def new_events(referee: Referee, before: tuple[Event, ...]) -> tuple[Event, ...]:
     """The referee's reports made since its log was ``before``: not its last entries, which an insertion or a
-    correction makes older ones (a report is known by its time, action, source and frame)."""
+    correction makes older ones."""
     if len(referee.events) == len(before):
         return ()  # (an undo marks a report; it makes none)
-    left = Counter((e.elapsed, e.action, e.source, e.frame) for e in before)
+    left = Counter(map(_key, before))
     fresh = []
     for event in referee.events:
-        key = (event.elapsed, event.action, event.source, event.frame)
-        if left[key] > 0:
-            left[key] -= 1
+        if left[_key(event)] > 0:
+            left[_key(event)] -= 1
         else:
             fresh.append(event)
     return tuple(fresh)
@@ -72,12 +77,13 @@ def new_events(referee: Referee, before: tuple[Event, ...]) -> tuple[Event, ...]
 def taken_back(referee: Referee, before: tuple[Event, ...], replaced: set[int]) -> tuple[str, ...]:
     """The actions of reports taken back since the log was ``before`` (open then, undone now), but those at the
     indices ``replaced`` (a correction undoes the report it replaces)."""
-    was_open = Counter((e.elapsed, e.action, e.source, e.frame) for e in before if not e.undone)
+    if len(referee.events) == len(before) and all(map(operator.is_, referee.events, before)):
+        return ()  # (the log untouched, as on most frames: no count made)
+    was_open = Counter(_key(e) for e in before if not e.undone)
     gone = []
     for event in referee.events:
-        key = (event.elapsed, event.action, event.source, event.frame)
-        if event.undone and event.index not in replaced and was_open[key] > 0:
-            was_open[key] -= 1
+        if event.undone and event.index not in replaced and was_open[_key(event)] > 0:
+            was_open[_key(event)] -= 1
             gone.append(event.action)
     return tuple(gone)
 

@@ -36,7 +36,8 @@ MIN_SCORE = 0.7
 MARGIN = 0.04
 SURE_SCORE = 0.75
 SURE_MARGIN = 0.015
-"""... or at least ``SURE_SCORE`` and leads by ``SURE_MARGIN``."""
+NAMING_RULES = ((MIN_SCORE, MARGIN), (SURE_SCORE, SURE_MARGIN))
+"""(least correlation, least lead over the next role): a role is named when it meets either."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +89,7 @@ class RoleReader:
                          for card, t in self.templates.items()), reverse=True)
         (best, card), second = scores[0], scores[1][0] if len(scores) > 1 else -1.0
         lead = best - second
-        named = card if (best >= MIN_SCORE and lead >= MARGIN) or (best >= SURE_SCORE and lead >= SURE_MARGIN) else None
+        named = card if any(best >= score and lead >= margin for score, margin in NAMING_RULES) else None
         return RoleReading(named, round(best, 4), card, round(lead, 4))
 
 

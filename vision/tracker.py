@@ -249,10 +249,11 @@ class Tracker:
         on: dict[tuple[str, int], DieSeen] = {}
         loose = []
         for die in obs.dice:
-            # a die named after a card that no track holds (a look-alike of the card settled under it, named so for
-            # a moment) lies loose on that card, where it is seen
-            if die.on is None or self._track(die.on[0]) is None:
-                loose.append(replace(die, on=None, level=0))
+            if die.on is None:
+                loose.append(die)
+                continue
+            if self._track(die.on[0]) is None:  # named after a card no track holds (a look-alike of the card settled
+                loose.append(replace(die, on=None, level=0))  # under it, named so for a moment): loose on that card
                 continue
             key = (die.on[0], die.on[1])
             key, die = self._on_top(key, die)

@@ -103,17 +103,21 @@ class LiveGame:
         event = self.referee.submit(action, source, confidence, frame)
         return (event.elapsed, "report", asdict(event))
 
+    def _latest(self, action: str) -> int | None:
+        """The index of the latest report of ``action`` not taken back: the one a feed's correction or take-back of
+        its own report of it means."""
+        return next((e.index for e in reversed(self.referee.events) if not e.undone and e.action == action), None)
+
     def _replace(self, was: str, action: str) -> Entry:
-        """The feed corrected its own report ``was`` (its latest so worded, not taken back): corrected here too."""
-        index = next((e.index for e in reversed(self.referee.events) if not e.undone and e.action == was), None)
+        """The feed corrected its own report ``was``: corrected here too."""
+        index = self._latest(was)
         if index is None:  # (a report this game never had): made as it is
             return self._report(action, "correction", 1.0, None)
         return self._correct(index, action)[1]
 
     def _take_back(self, action: str) -> Entry | None:
-        """The feed took back its own report ``action`` (its latest so worded, not taken back): taken back here too
-        (None if this game never had it)."""
-        index = next((e.index for e in reversed(self.referee.events) if not e.undone and e.action == action), None)
+        """The feed took back its own report ``action``: taken back here too (None if this game never had it)."""
+        index = self._latest(action)
         if index is None:
             return None
         self.referee.undo(index)
