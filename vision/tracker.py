@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from math import hypot
 from typing import Literal
 
@@ -57,6 +58,10 @@ class TrackerSettings:
     """A card has moved when its centre is this share of its short side away from where it was committed."""
     loose_match: float = 0.6
     """A loose die is the same die while within this share of its size of where it was."""
+    regap_s: float = 1.5
+    """A die committed on a chip after a break in its sightings shorter than ``vanish_s`` (a hand passing, a frame
+    or two missed), read the same before the break, is dated from those earlier sightings, up to this far back:
+    it was put down then."""
     glimpse_frames: int = 2
     """A loose die seen still and alike in this many frames, gone before it settled, is reported as a brief
     ``loose+`` (an unused die re-rolled and swept into the bag at once is seen only that long)."""
@@ -515,6 +520,7 @@ class Tracker:
                     continue
                 die, conf = vote
                 track.die = str(die)
+                first = self._put_down(track.votes, first, track.die)
                 out.append(Change("die+", obs.frame, first, card, chip, track.die, conf, self._spot(card, chip)))
             elif self._absent(track.votes, obs.elapsed):
                 gone = next((t for t, v, _ in reversed(track.votes.history) if v is not None), obs.elapsed)
@@ -522,6 +528,19 @@ class Tracker:
                                   self._spot(card, chip)))
                 track.die, track.first = None, None
         return out
+
+    def _put_down(self, votes: _Votes, first: float, die: str) -> float:
+        """When the die committed from sightings since ``first`` was put down: the start of the runs before it that
+        read it the same, each break shorter than ``vanish_s`` (no die leaves that fast), within ``regap_s``."""
+        s, earliest = self.settings, first
+        before = (v for v in votes.history if v[0] < first)
+        runs = [list(run) for missing, run in groupby(before, key=lambda v: v[1] is None) if not missing]
+        for run in reversed(runs):
+            if earliest - run[-1][0] >= s.vanish_s or first - run[0][0] > s.regap_s \
+                    or self._mode(run)[0] != die:
+                break
+            earliest = run[0][0]
+        return earliest
 
     def _track(self, name: str) -> _Card | None:
         """The card track whose dice are named ``name`` (its card id, or while unrecognised the card it looks most

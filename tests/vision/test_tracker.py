@@ -36,6 +36,18 @@ def test_a_die_is_committed_only_after_it_has_been_seen_still_for_a_while() -> N
     assert added[0].elapsed == 1.0  # when it first lay there, not when it was committed
 
 
+def test_a_die_put_down_then_missed_for_a_moment_is_dated_from_when_it_was_put_down() -> None:
+    table = (CARD, OTHER)
+    empty, red5, blue2 = [(table, ())], [(table, (die("red5", 1),))], [(table, (die("blue2", 1),))]
+
+    def placed(frames: list) -> float:
+        return next(c.elapsed for c in run(frames) if c.kind == "die+")
+
+    assert placed(empty * 6 + red5 * 2 + empty * 3 + red5 * 6) == 1.0  # three frames missed: put down at 1.0 s
+    assert placed(empty * 6 + blue2 * 2 + empty * 3 + red5 * 6) == 11 / FPS  # read as another die before
+    assert placed(empty * 6 + red5 * 2 + empty * 6 + red5 * 6) == 14 / FPS  # missed a second: no die there then
+
+
 def test_dice_named_after_a_look_alike_of_a_settled_card_lie_loose_on_it() -> None:
     """For a moment the layout cannot name the card under the dice and names them after the card it looks most
     like, another card than the one settled there: no card of that name lies anywhere, so they are no placement
