@@ -841,9 +841,10 @@ class Interpreter(Resync):
                 self._pending.remove(c)
                 self._static.append(c.where)
                 self.notes.append(f"loose {c.die} at {c.elapsed:.2f} s: apart from the roll, not in play")
-        last = max(dice, key=lambda c: c.elapsed)
+        # most of a roll's dice show when it landed; one read late (misread at first, or under a hand) does not
+        landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
-        self._report(Change("loose+", last.frame, last.elapsed, confidence=low.confidence),
+        self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True
 
