@@ -49,8 +49,10 @@ from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
 """Actions with no visible sign, alone or in a row, the interpreter may infer (see ``Interpreter._infer_unseen``)."""
-PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not in the deck", "cannot come from")
-"""Refusals that say more about what vision read than about the players: never a violation."""
+PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not in the deck", "cannot come from",
+                     "must return a die matching")
+"""Refusals that say more about what vision read than about the players: never a violation. (A return unlike the
+unused die is judged by that die's one reading as it was rolled again: more often misread than misplayed.)"""
 LOGISTICS = "logistics-specialist"
 """The role whose leader rolls one extra die (``rules.game``): the one role a roll's size tells."""
 HELD = " already holds "
