@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     evaluate.add_argument("--data", required=True, help="dataset directory (images/ and truth/)")
     evaluate.add_argument("--model", default=None, help="weights (.onnx or .pt; default: the shipped model)")
     evaluate.add_argument("--reader", default=None, help="die reader (.onnx; default: the shipped one)")
-    evaluate.add_argument("--backend", choices=("onnx", "torch"), default=None, help="runtime (default from suffix)")
+    evaluate.add_argument("--backend", default=None,
+                        help="openvino (default), openvino-bf16, onnx (ONNX Runtime) or torch (a .pt)")
     evaluate.add_argument("--imgsz", default=None, help="inference size WxH or W (default: the model's)")
     evaluate.add_argument("--limit", type=int, default=0, help="only the first N images (default all)")
     evaluate.add_argument("--json", action="store_true", help="print one JSON object")

@@ -19,7 +19,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     detect.add_argument("image", help="image file (jpg, png, ...)")
     detect.add_argument("--model", default=None, help="weights (.onnx or .pt; default: the shipped model)")
-    detect.add_argument("--backend", choices=("onnx", "torch"), default=None, help="runtime (default from suffix)")
+    detect.add_argument("--backend", default=None,
+                        help="openvino (default), openvino-bf16, onnx (ONNX Runtime) or torch (a .pt)")
     detect.add_argument("--imgsz", default=None, help="network input WxH (torch backend; default the model's)")
     detect.add_argument("--conf", type=float, default=0.25, help="confidence threshold (default 0.25)")
     detect.add_argument("--save", metavar="PATH", default=None, help="write an annotated copy of the image")

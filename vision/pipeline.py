@@ -108,14 +108,14 @@ def detector_for(edition: str | None, model: str | None = None, conf: float = 0.
 def detect_ahead(
     detector: Any, frames: Iterable[Frame], workers: int = 1, gate: MotionGate | None = None
 ) -> Iterator[tuple[Frame, Any]]:
-    """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (ONNX
-    Runtime runs a session from several threads). A thread takes the frames from the source while the ones
-    before are still judged, so a frame whose judging takes long (a card read) does not make the next one
-    missed; once ``workers`` frames wait for their verdict the source is not asked, so a live source hands over
-    its newest when asked again and lag never builds up. With a ``gate``, a frame that did not move since the
-    last detected one shares its detections (``vision.motion``) and takes no detector, and one that moved in
-    part is detected there (``vision.regions``: after the frame before it, whose detections it keeps
-    elsewhere)."""
+    """Each frame with its ``Detections``, in order, with up to ``workers`` frames being detected at once (one
+    detector serves several threads, each frame on its share of the cores). A thread takes the frames from the
+    source while the ones before are still judged, so a frame whose judging takes long (a card read) does not
+    make the next one missed; once ``workers`` frames wait for their verdict the source is not asked, so a live
+    source hands over its newest when asked again and lag never builds up. With a ``gate``, a frame that did not
+    move since the last detected one shares its detections (``vision.motion``) and takes no detector, and one
+    that moved in part is detected there (``vision.regions``: after the frame before it, whose detections it
+    keeps elsewhere)."""
     waiting: queue.Queue[Any] = queue.Queue(maxsize=max(1, workers))
     stop = threading.Event()
 

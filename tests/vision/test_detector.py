@@ -74,13 +74,21 @@ def test_missing_model_is_a_clear_error(tmp_path: Path) -> None:
         Detector(junk)
 
 
-@pytest.fixture(scope="module")
-def detector():  # type: ignore[no-untyped-def]
-    pytest.importorskip("onnxruntime", reason="the shipped model runs on onnxruntime (pip install onnxruntime)")
+def test_an_unknown_backend_is_a_clear_error() -> None:
+    from vision.detector import Detector
+
+    with pytest.raises(DetectorError, match="unknown backend .tensorrt.: expected openvino, openvino-bf16, onnx"):
+        Detector(backend="tensorrt")
+
+
+# every runtime that runs the shipped ONNX file, each held to the same tolerances
+@pytest.fixture(scope="module", params=["openvino", "openvino-bf16", "onnx"])
+def detector(request):  # type: ignore[no-untyped-def]
+    pytest.importorskip("onnxruntime" if request.param == "onnx" else "openvino")
     from vision.detector import Detector
 
     assert SHIPPED_MODEL.is_file(), f"the committed model is missing: {SHIPPED_MODEL}"
-    return Detector()
+    return Detector(backend=request.param)
 
 
 @pytest.fixture(scope="module")
