@@ -34,6 +34,9 @@ from vision.reader import DieReader
 
 SHIPPED_MODEL = Path(__file__).resolve().parent.parent / "models" / "fuse-detector.onnx"
 BACKENDS = ("openvino", "openvino-bf16", "onnx", "torch")
+OPENVINO_PRECISION = {"openvino": "f32", "openvino-bf16": "bf16"}
+BACKEND_ENV = "FUSE_REFEREE_BACKEND"
+"""Names the backend of every detector not given one (the live pipeline, ``score``, ``vision.evaluate``)."""
 MIN_SIDE = 16
 """Frames with a side shorter than this (pixels) give empty detections."""
 
@@ -121,10 +124,23 @@ def _stride_ceil(value: float, limit: int) -> int:
 
 
 def default_backend(model: Path) -> str:
-    """``torch`` for a checkpoint; for an ONNX file OpenVINO where it is installed, else ONNX Runtime."""
+    """``torch`` for a checkpoint; for an ONNX file ``$FUSE_REFEREE_BACKEND`` if set, else OpenVINO where it is
+    installed, else ONNX Runtime."""
     if model.suffix == ".pt":
         return "torch"
-    return "openvino" if importlib.util.find_spec("openvino") is not None else "onnx"
+    return os.environ.get(BACKEND_ENV) or ("openvino" if importlib.util.find_spec("openvino") else "onnx")
+
+
+def resolve(model: str | Path | None = None, backend: str | None = None) -> tuple[Path, str]:
+    """The model file and backend a ``Detector`` would load, checked without loading them (a one-line
+    ``DetectorError`` for a missing file or an unknown backend): a live feed checks them at start-up."""
+    path = Path(model) if model else SHIPPED_MODEL
+    if not path.is_file():
+        raise DetectorError(f"no model file at {str(path)!r}")
+    backend = backend or default_backend(path)
+    if backend not in BACKENDS:
+        raise DetectorError(f"unknown backend {backend!r}: expected {', '.join(BACKENDS)}")
+    return path, backend
 
 
 class Detector:
@@ -152,18 +168,13 @@ class Detector:
         reader: str | Path | None = None,
         colours: frozenset[str] | None = None,
     ) -> None:
-        self.path = Path(model) if model else SHIPPED_MODEL
-        if not self.path.is_file():
-            raise DetectorError(f"no model file at {str(self.path)!r}")
-        self.backend = backend or default_backend(self.path)
-        if self.backend not in BACKENDS:
-            raise DetectorError(f"unknown backend {self.backend!r}: expected {', '.join(BACKENDS)}")
+        self.path, self.backend = resolve(model, backend)
         self.conf, self.iou, self.max_det, self.colours = conf, iou, max_det, colours
         size = parse_size(imgsz)
         if self.backend == "torch":
             self._load_torch(size)
-        elif self.backend.startswith("openvino"):
-            self._load_openvino(threads, size, "bf16" if self.backend.endswith("bf16") else "f32")
+        elif self.backend in OPENVINO_PRECISION:
+            self._load_openvino(threads, size, OPENVINO_PRECISION[self.backend])
         else:
             self._load_onnx(threads, size)
         self.reader: DieReader | None = None
@@ -191,6 +202,7 @@ class Detector:
             raise DetectorError(f"cannot load {str(self.path)!r} with onnxruntime: {error}") from error
         self.input = self.session.get_inputs()[0]
         self._read_export(self.session.get_modelmeta().custom_metadata_map, *self.input.shape[2:], size)
+        self._run = lambda blob: self.session.run(None, {self.input.name: blob})[0]
 
     def _load_openvino(self, threads: int | None, size: tuple[int, int] | None, precision: str) -> None:
         try:
@@ -212,13 +224,15 @@ class Detector:
         streams = max(1, cores // threads)  # frames run side by side (the pipeline's workers), each on its threads
         config = {"INFERENCE_NUM_THREADS": threads * streams, "NUM_STREAMS": streams,
                   "INFERENCE_PRECISION_HINT": precision}
-        # the whole frame's size compiled as such: a model compiled for any size runs it far slower
+        # the whole frame's size compiled as such: a model compiled for any size runs it far slower; that one is
+        # compiled only when a window first needs it
         whole = model.clone()
         whole.reshape([1, 3, self.size[1], self.size[0]])
         self._compiled = {self.size: core.compile_model(whole, "CPU", config)}
-        if self.windowed:
-            self._compiled[None] = core.compile_model(model, "CPU", config)  # the windows, any size
+        self._any_size = lambda: core.compile_model(model, "CPU", config)
+        self._compiling = threading.Lock()
         self._requests = threading.local()  # an infer request serves one thread at a time
+        self._run = self._openvino_infer
 
     def _read_export(self, meta: dict[str, str], height: object, width: object,
                      size: tuple[int, int] | None) -> None:
@@ -236,9 +250,12 @@ class Detector:
 
     def _openvino_infer(self, blob: np.ndarray) -> np.ndarray:
         size = (blob.shape[3], blob.shape[2])
-        key = size if size in self._compiled else None
-        requests = self._requests.__dict__.setdefault("by_size", {})
+        key = size if size in self._compiled else None  # None: the model of any size (a window)
+        requests = self._requests.__dict__  # this thread's infer requests, by compiled model
         if key not in requests:
+            with self._compiling:
+                if key not in self._compiled:
+                    self._compiled[key] = self._any_size()
             requests[key] = self._compiled[key].create_infer_request()
         return requests[key].infer({0: blob})[0]
 
@@ -303,9 +320,7 @@ class Detector:
 
     def infer(self, blob: np.ndarray) -> np.ndarray:
         """ONNX stage 2: the network's raw output (1, 4 + classes, anchors)."""
-        if self.backend.startswith("openvino"):
-            return self._openvino_infer(blob)
-        return self.session.run(None, {self.input.name: blob})[0]
+        return self._run(blob)
 
     def postprocess(
         self, output: np.ndarray, scale: float, pad: tuple[float, float], size: tuple[int, int]

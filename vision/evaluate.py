@@ -20,9 +20,10 @@ tracker and interpreter apart from the detector. Without it the detector reads `
 ``--cache DIR`` keeps each game's detections and observations (pickled) in DIR and reuses them: the detector
 costs up to 90 ms a frame, the card layout about 50 ms a game second, the tracker and interpreter a fraction
 of that, so with a cache a change to them is measured in seconds, and a change to the layout in a minute a
-game. Detections are keyed by the game folder's name and video, the detector's threshold, the ``--model`` given,
-the contents of ``models/fuse-detector.onnx`` and ``models/die-reader.onnx`` (a retrained model is a new key;
-old entries are left to be deleted by hand), what the detector sees (below), the text of the modules that
+game. Detections are keyed by the game folder's name and video, the detector's threshold, the ``--model`` given
+and its runtime (``$FUSE_REFEREE_BACKEND``), the contents of ``models/fuse-detector.onnx`` and
+``models/die-reader.onnx`` (a retrained model is a new key; old entries are left to be deleted by hand), what
+the detector sees (below), the text of the modules that
 detect (``DETECTION_SOURCES``) and, unless ``--every-frame``, of those that choose where it looks
 (``GATE_SOURCES``); observations also by the text of the layout's modules (``LAYOUT_SOURCES``), the catalog
 and the enrolled cards. Never the oracle's.
@@ -157,10 +158,12 @@ def cache_key(folder: Path, model: str | None = None, conf: float = 0.25, stage:
               detecting: str = DETECTING[0]) -> str:
     """The cache file name of a game's ``detections`` or ``observations`` (``--cache`` in the module docstring)."""
     from vision.cards import detector_conf
+    from vision.detector import SHIPPED_MODEL, default_backend
     from vision.gallery import enrolled_path, gallery_key
 
     here = Path(__file__).resolve().parent
-    stamp = [folder.resolve().name, str(model), str(detector_conf(conf)), _stat(folder / "game.mp4")]
+    stamp = [folder.resolve().name, str(model), str(detector_conf(conf)), _stat(folder / "game.mp4"),
+             default_backend(Path(model) if model else SHIPPED_MODEL)]
     models = [here.parent / "models" / name for name in MODEL_FILES] + ([Path(model)] if model else [])
     stamp += [_digest(path) for path in models]
     sources = DETECTION_SOURCES + (() if detecting == "every frame" else GATE_SOURCES)

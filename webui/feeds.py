@@ -353,10 +353,12 @@ def vision_feed(source: str, config: GameConfig, model: str | None = None, windo
     """The vision pipeline's feed for a camera index, video file, folder or URL (``webui.vision_feed``), its
     detector ``model`` (default the shipped one) detecting only where frames moved with ``windows``; a source
     that cannot be opened is a one-line ``FeedError``."""
+    from vision.detector import resolve
     from vision.errors import VisionError
     from webui.vision_feed import VisionFeed
 
     try:
+        resolve(model)  # the detector loads with the first frame: a wrong model or runtime is said now
         return VisionFeed(source, config, model=model, windows=windows)
     except VisionError as error:
         raise FeedError(str(error)) from None

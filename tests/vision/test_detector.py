@@ -81,6 +81,17 @@ def test_an_unknown_backend_is_a_clear_error() -> None:
         Detector(backend="tensorrt")
 
 
+def test_the_environment_names_the_backend_of_detectors_not_given_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("onnxruntime")
+    from vision.detector import Detector
+
+    monkeypatch.setenv("FUSE_REFEREE_BACKEND", "onnx")
+    assert Detector().backend == "onnx"
+    monkeypatch.setenv("FUSE_REFEREE_BACKEND", "tensorrt")
+    with pytest.raises(DetectorError, match="unknown backend 'tensorrt'"):
+        Detector()
+
+
 # every runtime that runs the shipped ONNX file, each held to the same tolerances
 @pytest.fixture(scope="module", params=["openvino", "openvino-bf16", "onnx"])
 def detector(request):  # type: ignore[no-untyped-def]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from vision.evaluate import cache_key, cached_observations
 from vision.observation import DieSeen, TableObservation
 
@@ -61,3 +63,12 @@ def test_the_key_names_the_game_and_changes_with_a_model_s_contents_or_the_video
     assert cache_key(game, str(model)) != with_model
     (game / "game.mp4").write_bytes(b"frames")  # the game rendered again
     assert cache_key(game) != key
+
+
+def test_the_key_changes_with_the_runtime(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = tmp_path / "s11"
+    game.mkdir()
+    monkeypatch.setenv("FUSE_REFEREE_BACKEND", "onnx")
+    onnx = cache_key(game)
+    monkeypatch.setenv("FUSE_REFEREE_BACKEND", "openvino-bf16")
+    assert cache_key(game) != onnx

@@ -68,6 +68,16 @@ def test_a_source_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
     assert "\n" not in str(caught.value)
 
 
+def test_a_wrong_model_or_runtime_is_one_line_at_start_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The detector loads with the first frame, in the feed's thread; what would stop it is said at once."""
+    video = Path(__file__).resolve().parents[2] / "datasets" / "sample" / "game.mp4"
+    with pytest.raises(FeedError, match="no model file at"):
+        feeds.vision_feed(str(video), GameConfig(), model=str(tmp_path / "nothing.onnx"))
+    monkeypatch.setenv("FUSE_REFEREE_BACKEND", "tensorrt")
+    with pytest.raises(FeedError, match="unknown backend 'tensorrt'"):
+        feeds.vision_feed(str(video), GameConfig())
+
+
 def make_sample(folder: Path) -> dict:
     """A tiny sample in the renderer's contract: truth.json (config, log, ...) and frames/ with frames.json."""
     config = GameConfig("fuse", 2, "standard")
