@@ -241,6 +241,30 @@ def test_dice_on_an_unrecognised_card_take_the_chips_of_the_card_it_looks_like()
     assert [d.on for d in assign_dice((unknown, elsewhere), dice)] == [None]
 
 
+def test_a_die_on_an_upper_chip_is_drawn_further_from_its_spot_and_still_lies_on_it() -> None:
+    """A die on a pyramid's upper chip, or high on a stack, is nearer the camera, so it is drawn away from its
+    chip's spot on the card, the further the higher it lies (up to two radii for the first level up): it is on that
+    chip, not loose; and a stack's die drawn that far is not its bottom die (hidden under it). A die within reach
+    of a lower and an upper chip lies on the lower."""
+    corners = np.array([[0, 0], [880, 0], [880, 630], [0, 630]], np.float32)
+    pts = tuple((float(x), float(y)) for x, y in corners)
+
+    def seen(notation: str, card_id: str, chip: int, lift: float) -> list[tuple]:
+        spots = chip_spots(notation, corners)
+        spot = next(s for s in spots if s.chip == chip)
+        x, y = spot.centre[0], spot.centre[1] - lift * spot.radius
+        dice = Detections(np.array([[x - 30, y - 30, x + 30, y + 30]]), np.ones(1), [0], ("red5",))
+        return [(d.on, d.level) for d in assign_dice((CardSeen(pts, "bomb", card_id, 0.9, spots),), dice)]
+
+    pyramid = "pyramid [C] [C] [C] | [#] [#] | [split]"
+    assert seen(pyramid, "C-G51", 4, 1.7) == [(("C-G51", 4), 1)]
+    assert seen(pyramid, "C-G51", 2, 0.3) == [(("C-G51", 2), 0)]  # under chip 6, within both reaches: the lower
+    stack = "stack [#] > [#] > [#] > [#]"
+    assert seen(stack, "F-015", 1, 0.5) == [(("F-015", 1), 0)]
+    assert seen(stack, "F-015", 3, 2.2) == [(("F-015", 3), 2)]
+    assert seen(pyramid, "C-G51", 1, 1.9) == [(None, 0)]  # a base chip's reach is not widened
+
+
 def test_bad_frames_give_empty_results(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from vision.errors import VisionError
 
