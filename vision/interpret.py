@@ -60,6 +60,8 @@ HELD = " already holds "
 leaving, or misread)."""
 
 
+CARD_WITH_DICE_S = 0.5
+"""A die lifted this close in time to its card leaving the table left with the card (``_taken_back``)."""
 BEFORE_THE_END = 0.001
 """How long before the countdown's end a change is dated that was first seen on the frame on which it ran out."""
 FRAMES_KEPT = 600
@@ -737,13 +739,15 @@ class Interpreter(Resync):
     def _taken_back(self, change: Change) -> None:
         """A die lifted from a chip where a placement the rules refuse was only asked about (vision was unsure of
         the game), soon and while the rules still refuse it for the same reason: the player took an illegal
-        placement back, as players do when it is pointed out; a misread die stays where it lies. A violation."""
+        placement back, as players do when it is pointed out; a misread die stays where it lies. A violation;
+        not when the card leaves the table with it (defused with dice the game never saw placed)."""
+        left = self._cards_at.get(change.card, (None, None, inf))[2]
         for doubted in list(self._doubted):
             placed, action, why = doubted
             if change.elapsed - placed.elapsed > self.settings.taken_back_s:
                 self._doubted.remove(doubted)
             elif (placed.card, placed.chip) == (change.card, change.chip) and self._trial(action) == why \
-                    and not self._would_complete(placed):
+                    and not self._would_complete(placed) and abs(left - change.elapsed) > CARD_WITH_DICE_S:
                 self._doubted.remove(doubted)
                 self.taken_back[self._submit(placed, action).index] = change.frame
                 self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: "

@@ -112,6 +112,19 @@ def test_a_refused_placement_asked_about_is_a_violation_once_its_die_is_taken_ba
     assert referee.violations[0].elapsed == 13.0 and list(interp.taken_back.values()) == [92]
 
 
+def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation() -> None:
+    """As above, but the card leaves the table with the die (defused, with dice on its other chips the game never
+    saw placed, which made the rules refuse this one): nothing was taken back."""
+    referee, interp = _dealt()
+    card = Change("card+", 3, 0.5, "F-G28", where=(300.0, 600.0), type="bomb", size=80.0)
+    _run(interp, [card, *_loose(("black5", "red6", "black2", "green1"), 2.0),
+                  Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.9)], 12.0)
+    _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 15.0)
+    _run_from(interp, [Change("die-", 92, 15.0, "F-G28", 1, "green1"),
+                       Change("card-", 92, 15.0, "F-G28", where=(300.0, 600.0), type="bomb")], 15.0, 20.0)
+    assert referee.violations == [] and interp.taken_back == {}
+
+
 def test_a_refused_last_die_lifted_with_its_card_s_other_dice_is_no_violation() -> None:
     referee, interp = _dealt()
     for action in ("roll black1 red1 green2 blue5", "place black1 F-G21:1", "place red1 F-G21:2",
