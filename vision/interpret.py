@@ -675,7 +675,7 @@ class Interpreter(Resync):
         return any(c.kind == "loose+" and c.elapsed < change.elapsed and colours(c.die) == colours(change.die)
                    and self._heap(c) for c in self._pending)
 
-    def _on_top_of_held(self, change: Change) -> Change:
+    def _on_top_of_held(self, change: Change, quiet: bool = False) -> Change:
         """A die seen on a chip where the game holds another die, on a card that stacks chips on that one: the die
         on top, when exactly one free chip there takes it (the tracker lost the die under it, hidden now, and so
         put the new die on the bottom chip)."""
@@ -689,8 +689,9 @@ class Interpreter(Resync):
                  and k + 1 not in card.physical and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
         if len(above) != 1:
             return change
-        self.notes.append(f"{change.die} seen on {change.card}:{change.chip} at {change.elapsed:.2f} s, which "
-                          f"holds {here}: on top of it, chip {above[0]}")
+        if not quiet:
+            self.notes.append(f"{change.die} seen on {change.card}:{change.chip} at {change.elapsed:.2f} s, which "
+                              f"holds {here}: on top of it, chip {above[0]}")
         return replace(change, chip=above[0])
 
     def _roll_die(self, change: Change) -> str:
@@ -706,7 +707,8 @@ class Interpreter(Resync):
         if len(alike) != 1:
             return change.die
         (die,) = alike
-        return die if not self._trial(f"place {die} {change.card}:{change.chip}") else change.die
+        on = self._on_top_of_held(replace(change, die=die), quiet=True)  # (a stack's bottom chip read for its top)
+        return die if not self._trial(f"place {die} {on.card}:{on.chip}") else change.die
 
     def _on_die_removed(self, change: Change) -> bool:
         here = self._chip_die(change.card, change.chip)

@@ -483,6 +483,21 @@ def test_a_die_read_on_a_chip_printed_with_its_colour_alone_is_the_print_while_n
     assert referee.events[-1].action == "place green3 F-G07:2" and referee.events[-1].accepted
 
 
+def test_a_die_read_faintly_on_a_stack_s_held_chip_is_the_roll_s_die_of_its_colours_on_top() -> None:
+    """F-G28 stacks its chips; its bottom chip holds black4. A black die read faintly as black5 there (the die under
+    it hidden, the face misread): no black5 was rolled, so it is the roll's one other black die, black2, and on top
+    of the black4, on chip 2."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll black4 red6 black2 green1", "place black4 F-G28:1"):
+        referee.submit(action)
+    for k in range(20):
+        interp.feed([Change("die+", 40, 6.0, "F-G28", 1, "black5", 0.3)] if k == 0 else [], 40 + k, 7.0 + k / 6)
+    assert referee.events[-1].action == "place black2 F-G28:2" and referee.events[-1].accepted
+    assert interp.confirms == []
+
+
 def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() -> None:
     truth = [(10.0, "roll red1 blue2"), (12.0, "place red1 F-001:1"), (118.5, "ready")]
     log = compare_logs(truth, truth[:2], 1.0)
