@@ -840,7 +840,8 @@ class Interpreter(Resync):
         wanted = min(task[1], sum(self.state.bag.values()))
         if len(seen) < wanted:
             return False
-        chosen = _cluster(lying if len(lying) >= wanted else seen, wanted)
+        landed = _landed_together(lying, self.settings.heap_s)  # (a die lying since before it is none of them)
+        chosen = _cluster(landed if len(landed) >= wanted else lying if len(lying) >= wanted else seen, wanted)
         dice = sorted(chosen, key=lambda c: (c.where[0], c.where[1]))
         for c in dice:
             self._done(c)
@@ -968,6 +969,16 @@ def _chip_rule(why: str) -> bool:
     """A refusal by the chip's own rule (its colour, number or order, read from the card's own dice), not by what
     the game keeps of the turn (whose quota, which chip holds what) that a missed or misread placement skews."""
     return why.startswith("chip ") and not any(words in why for words in NOT_THE_CHIPS_RULE)
+
+
+def _landed_together(dice: list[Change], within: float) -> list[Change]:
+    """The loose dice first seen within ``within`` seconds of the moment most of them were (the latest such moment
+    among equals): a roll's dice land together."""
+    if not dice:
+        return []
+    count = {c.elapsed: sum(abs(d.elapsed - c.elapsed) <= within for d in dice) for c in dice}
+    moment = max(count, key=lambda t: (count[t], t))
+    return [d for d in dice if abs(d.elapsed - moment) <= within]
 
 
 def _cluster(dice: list[Change], n: int) -> list[Change]:

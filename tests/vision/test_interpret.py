@@ -498,6 +498,24 @@ def test_a_die_read_faintly_on_a_stack_s_held_chip_is_the_roll_s_die_of_its_colo
     assert interp.confirms == []
 
 
+def test_a_roll_is_the_dice_that_landed_together_not_one_lying_there_since_before() -> None:
+    """A loose black3 (a look-alike, or a die misread off its chip) has lain in the roll area since 10 s; the next
+    roll's four dice land around it at 14 s. The roll is the four that landed together, though the black3 lies
+    closer to the heap's middle than the outermost of them."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 blue3 yellow6", "place red1 F-G21:1", "place blue3 F-G04:1",
+                   "place green4 F-G10:1", "place yellow6 F-G04:2"):
+        referee.submit(action)
+    stray = Change("loose+", 60, 10.0, die="black3", where=(565.0, 415.0))
+    heap = [Change("loose+", 84, 14.0, die=d, where=(500.0 + 40 * i, 400.0))
+            for i, d in enumerate(("blue2", "red5", "green6", "yellow1"))]
+    for frame in range(54, 120):
+        interp.feed([c for c in (stray, *heap) if c.frame == frame], frame, frame / 6)
+    assert referee.events[-1].action == "roll blue2 red5 green6 yellow1"
+
+
 def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() -> None:
     truth = [(10.0, "roll red1 blue2"), (12.0, "place red1 F-001:1"), (118.5, "ready")]
     log = compare_logs(truth, truth[:2], 1.0)
