@@ -921,6 +921,18 @@ class Interpreter(Resync):
         self.referee.correct(index, action)
         self._renumber({i: i + 1 for i in range(index + 1, len(self.referee.events) - 1)})  # the fix's place
         self.notes.append(f"{why}: now {action!r}")
+        self._unfit_inferences(why)
+
+    def _unfit_inferences(self, why: str) -> None:
+        """Reports vision only inferred (confidence 0: nothing showed them) that the game refuses once a report
+        before them was corrected: the story inferred no longer fits, which says nothing of the players, so never
+        a violation. Each is taken back and asked about."""
+        while unfit := [e for e in self.referee.events if not e.accepted and not e.undone and e.confidence == 0.0]:
+            event = unfit[0]
+            self.referee.undo(event.index)
+            self.confirms.append(Confirm(event.frame or 0, event.elapsed, f"{event.action!r} was inferred at "
+                                         f"{event.elapsed:.2f} s, but after a correction ({why}) the rules refuse "
+                                         f"it ({event.reason}): what happened?", event.action))
 
     def _renumber(self, moved: dict[int, int]) -> None:
         """Reports in the referee's log moved (old index -> new): the ones kept by index follow."""

@@ -516,6 +516,24 @@ def test_a_roll_is_the_dice_that_landed_together_not_one_lying_there_since_befor
     assert referee.events[-1].action == "roll blue2 red5 green6 yellow1"
 
 
+def test_an_inferred_report_the_game_refuses_once_the_roll_is_corrected_is_asked_about_not_a_violation() -> None:
+    """The roll was read with a green4, and a placement of it was inferred (nothing showed it: confidence 0). The
+    roll is corrected (its die was a green5): the inferred placement no longer fits and is taken back with a
+    question; one seen (confidence 0.9) is judged as it was, a violation."""
+    referee, interp = _dealt()
+    roll = referee.submit("roll red1 green4 blue3 yellow6", "vision", 0.9).index
+    inferred = referee.submit("place green4 F-G10:1", "vision", 0.0).index
+    interp.correct(roll, "roll red1 green5 blue3 yellow6", "a green4 read again")
+    assert referee.violations == [] and referee.events[inferred + 1].undone
+    assert [c.action for c in interp.confirms] == ["place green4 F-G10:1"]
+
+    referee, interp = _dealt()
+    roll = referee.submit("roll red1 green4 blue3 yellow6", "vision", 0.9).index
+    referee.submit("place green4 F-G10:1", "vision", 0.9)
+    interp.correct(roll, "roll red1 green5 blue3 yellow6", "a green4 read again")
+    assert [e.action for e in referee.violations] == ["place green4 F-G10:1"] and interp.confirms == []
+
+
 def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() -> None:
     truth = [(10.0, "roll red1 blue2"), (12.0, "place red1 F-001:1"), (118.5, "ready")]
     log = compare_logs(truth, truth[:2], 1.0)
