@@ -50,8 +50,7 @@ story that makes the game agree with the table, each step tried on a copy of the
   from the table, an unused die's new face any of six);
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print), nor one
-  read on a chip printed with exactly that die, or with its colour alone, while no die of that colour is in play
-  (``_exact_print``).
+  read on a chip printed with exactly that die while no die of its colours is in play (``_exact_print``).
 
 Whatever is inferred is reported (the referee's log says what the game took to have happened) and noted
 (``Interpreter.notes``); the interpreter then counts the game as out of step with the table for ``doubt_s``, and
@@ -311,17 +310,14 @@ class Resync:
         return printed == change.die or not any(colours(c.die) == colours(change.die) for c in self._left)
 
     def _exact_print(self, change: Change) -> bool:
-        """A die read on a chip printed with exactly that die (``[black3]``), or with its colour alone (``[yellow]``,
-        whose square is read as some face of it), while neither the roll nor the dice lately picked up from the
-        roll area hold a die of that colour: the print read as a die, not a die put there."""
+        """A die read on a chip printed with exactly that die (``[black3]``) while neither the roll nor the dice
+        lately picked up from the roll area hold a die of its colours: the print, drawn as a die, read as one."""
         rule = chip_rule(self.state, change.card, change.chip) if change.kind == "die+" else None
         atoms = rule.atoms if rule is not None else ()
-        if len(atoms) != 1 or atoms[0].negated or atoms[0].split or atoms[0].colour != colours(change.die):
+        if len(atoms) != 1 or atoms[0].negated or f"{atoms[0].colour}{atoms[0].number}" != change.die:
             return False
-        if atoms[0].number is not None and f"{atoms[0].colour}{atoms[0].number}" != change.die:
-            return False
-        return not any(atoms[0].colour in colours(d).split("/") for d in [*map(str, self.state.roll),
-                                                                          *(c.die for c in self._left)])
+        return not any(colours(d) == colours(change.die) for d in [*map(str, self.state.roll),
+                                                                     *(c.die for c in self._left)])
 
     def _resync(self, change: Change) -> bool:
         """A change that has waited ``wait_s`` for the game: infer what the table shows happened and vision missed

@@ -452,37 +452,6 @@ def test_a_die_read_on_a_chip_printed_with_that_very_die_is_the_print_while_no_s
     assert referee.events[-1].action == "place blue5 F-G28:3"
 
 
-def test_a_die_read_on_a_chip_printed_with_its_colour_alone_is_the_print_while_no_die_of_it_is_in_play() -> None:
-    """F-G07's chip 2 is printed plain green, and its square is read as a green3. While the roll holds no green die
-    and none was lifted from it, that is the print: no placement, no roll corrected, no question. With a green die
-    rolled and lifted, the same reading is that die put there."""
-    from rules.clock import ManualClock
-    from rules.referee import Referee
-    from vision.interpret import Interpreter
-    from vision.tracker import Change
-
-    def dealt() -> tuple[Referee, Interpreter]:
-        referee = Referee(GameConfig("fuse", 2), ManualClock())
-        for action in ("deal p1 F-G21", "deal p1 F-G07", "deal p2 F-G28", "deal p2 F-G04", "reveal F-011",
-                       "reveal F-015", "reveal F-009", "reveal F-G10", "reveal F-G06"):
-            referee.submit(action)
-        return referee, Interpreter(referee)
-
-    referee, interp = dealt()
-    _rolled(interp, ("black5", "red6", "black2", "blue1"), 3.0)
-    rolled = [e.action for e in referee.events]
-    for k in range(30):
-        interp.feed([Change("die+", 36, 6.0, "F-G07", 2, "green3")] if k == 0 else [], 36 + k, 6.0 + k / 6)
-    assert [e.action for e in referee.events] == rolled and interp.confirms == []
-    assert any("green3 on F-G07:2" in n and "the card's print" in n for n in interp.notes)
-
-    referee, interp = dealt()
-    _rolled(interp, ("black5", "red6", "black2", "green3"), 3.0)
-    interp.feed([Change("loose-", 30, 5.0, die="green3", where=(620.0, 400.0))], 30, 5.5)
-    interp.feed([Change("die+", 36, 6.0, "F-G07", 2, "green3")], 36, 7.0)
-    assert referee.events[-1].action == "place green3 F-G07:2" and referee.events[-1].accepted
-
-
 def test_a_die_read_faintly_on_a_stack_s_held_chip_is_the_roll_s_die_of_its_colours_on_top() -> None:
     """F-G28 stacks its chips; its bottom chip holds black4. A black die read faintly as black5 there (the die under
     it hidden, the face misread): no black5 was rolled, so it is the roll's one other black die, black2, and on top
