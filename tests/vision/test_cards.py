@@ -262,7 +262,7 @@ def test_a_die_on_an_upper_chip_is_drawn_further_from_its_spot_and_still_lies_on
     stack = "stack [#] > [#] > [#] > [#]"
     assert seen(stack, "F-015", 1, 0.5) == [(("F-015", 1), 0)]
     assert seen(stack, "F-015", 3, 2.2) == [(("F-015", 3), 2)]
-    assert seen(pyramid, "C-G51", 1, 1.9) == [(None, 0)]  # a base chip's reach is not widened
+    assert seen("[#] = [#] = [#]", "F-011", 1, 1.5) == [(None, 0)]  # a card with no upper chip reaches no further
 
 
 def test_bad_frames_give_empty_results(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
