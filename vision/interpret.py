@@ -152,7 +152,9 @@ class InterpreterSettings:
     """A die read on a chip within this many seconds of its card first being seen lay there as the card turned up:
     the card's print (a spark card drawn, a card revealed), not a die put down."""
     static_px: float = 12.0
-    """Loose changes within this many pixels of where a loose die lay before the first roll are ignored."""
+    """Loose changes within this many pixels of where a loose die lay before the first roll are ignored..."""
+    heap_px: float = 60.0
+    """... but for a die landing within this many pixels of another landing with it: a roll's heap."""
     lift_s: float = 1.0
     """A die on a chip printed with its colour, read with a face the roll lacks, is the roll's one die of its
     colours unless that die still lies loose this many seconds after it was seen there: then it is the card's

@@ -272,8 +272,8 @@ class Resync:
 
     def _not_static(self, changes: list[Change]) -> list[Change]:
         """A loose die seen alone before anything was rolled is no die of the game (the game's are in the bag): its
-        spot is remembered, and whatever a loose die does there later is ignored, but for a die landing there with
-        others (a roll's: the spot is forgotten). A die seen on a chip then, or
+        spot is remembered, and whatever a loose die does there later is ignored, but for a die landing there in a
+        heap with others (a roll's: the spot is forgotten). A die seen on a chip then, or
         from the moment its card turned up, is the card's print, and that reading on that chip is ignored from
         then on."""
         arrived = [c for c in changes if c.kind == "loose+" and not c.brief]
@@ -296,7 +296,8 @@ class Resync:
                 self.notes.append(f"{c.kind} {c.die} on {c.card}:{c.chip} at {c.elapsed:.2f} s: the card's print")
                 continue
             spots = [p for p in self._static if dist(c.where, p) <= reach]
-            if spots and c in arrived and len(arrived) >= 2:  # landing with others: a roll's die, where one lay
+            if spots and c in arrived and any(0 < dist(c.where, d.where) <= self.settings.heap_px for d in arrived):
+                # landing in a heap with others: a roll's die, where a die once lay
                 self._static = [p for p in self._static if p not in spots]
             elif c.kind in ("loose+", "loose-") and spots:
                 self.notes.append(f"{c.kind} {c.die} at {c.elapsed:.2f} s: where a loose die lay before the game")
