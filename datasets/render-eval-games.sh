@@ -6,7 +6,7 @@
 # With `tune`: the five of the list below that the fourth session's card identity, tracker and interpreter
 # changes were tuned on (data/tune in the README).
 set -euo pipefail
-out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|probe|probe2|tune]}
+out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|tune]}
 r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
 six() {  # two FUSE and one Countdown game in the held-out style, the same in the default style: seeds $1+1..$1+6
   local b=$1
@@ -29,6 +29,9 @@ if [ "${2:-}" = unseen3 ]; then six 700; exit 0; fi
 # `unseen4`: seeds 801-806, rendered in the twenty-second session once games of all three unseen sets had been
 # looked into
 if [ "${2:-}" = unseen4 ]; then six 800; exit 0; fi
+# `unseen5`: seeds 1001-1006, rendered in the twenty-third session after its changes, to check them on games
+# neither they nor any earlier change were found on
+if [ "${2:-}" = unseen5 ]; then six 1000; exit 0; fi
 # `probe`: seeds 401-406, rendered in the seventh session to find what fails (so tuned on), keeping 301-306 unseen
 if [ "${2:-}" = probe ]; then six 400; exit 0; fi
 # `probe2`: seeds 901-906, rendered in the twenty-third session to find what fails in games the interpreter's repairs
