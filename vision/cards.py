@@ -88,9 +88,10 @@ REACH = 1.3
 LIFT = 0.8
 """A die rests on a chip when its box centre is within ``REACH`` chip radii of the chip's spot, ``LIFT`` more for
 each level the chip lies up (``assign_dice``). Truth dice boxes on truth cards, every 10th frame of the 56 rendered
-games (seventh session's sets and probe2): on chips one level up 1 of 647 dice on their chip before ``LIFT`` (312
-loose), 219 with it (78 loose, the rest on the chip under theirs); two up 0 of 129 (118 loose), 26 (19); three up
-32 of 49 loose, 3; the bottom level's as before (19,666 of 19,863), and no loose die put on a chip more."""
+games of every set and the sample (twenty-third session): on chips one level up 1 of 647 dice on their chip before
+``LIFT`` (312 loose), 219 with it (78 loose, the rest on the chip under theirs); two up 0 of 129 (118 loose), 26
+(19); three up 32 of 49 loose, 3; the bottom level's as before (19,666 of 19,863), no loose die put on a chip
+more."""
 FRONT_TYPES = ("bomb", "spark", "fuse", "role")
 
 
@@ -151,8 +152,10 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
 
     def lowest(k: int, place: int, index: int = 0) -> int:
         """The first of the place's chips from ``index`` on that die ``k`` may lie on (``len(group)``: none)."""
-        group, level = places[place][3], np.ceil((away(k, place) - REACH) / LIFT)
-        while index < len(group) and (group[index].level < level or away(k, place) > REACH + LIFT * group[-1].level):
+        group, far = places[place][3], away(k, place)
+        if far > REACH + LIFT * group[-1].level:
+            return len(group)  # beyond the reach of its top chip
+        while index < len(group) and group[index].level < (far - REACH) / LIFT:  # drawn too far to lie that low
             index += 1
         return index
 
