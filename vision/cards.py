@@ -146,13 +146,14 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     for _, _, _, group in places:
         group.sort(key=lambda s: s.level)
 
-    def away(k: int, place: int) -> float:
-        _, centre, radius, _ = places[place]
-        return float(np.hypot(centres[k][0] - centre[0], centres[k][1] - centre[1]) / radius)
+    # each die's distance from each place, in the place's chip radii
+    spot_xy = np.array([p[1] for p in places], np.float32).reshape(-1, 2)
+    radii = np.array([p[2] for p in places], np.float32)
+    away = np.hypot(*(centres[:, None, :] - spot_xy[None, :, :]).transpose(2, 0, 1)) / radii
 
     def lowest(k: int, place: int, index: int = 0) -> int:
         """The first of the place's chips from ``index`` on that die ``k`` may lie on (``len(group)``: none)."""
-        group, far = places[place][3], away(k, place)
+        group, far = places[place][3], away[k, place]
         if far > REACH + LIFT * group[-1].level:
             return len(group)  # beyond the reach of its top chip
         while index < len(group) and group[index].level < (far - REACH) / LIFT:  # drawn too far to lie that low
@@ -161,7 +162,7 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
 
     on_place: dict[int, list[int]] = {}
     for k in range(len(centres)):
-        options = [(places[p][3][i].level, away(k, p), p) for p in range(len(places))
+        options = [(places[p][3][i].level, away[k, p], p) for p in range(len(places))
                    if (i := lowest(k, p)) < len(places[p][3])]
         if options:
             on_place.setdefault(min(options)[2], []).append(k)
@@ -169,7 +170,7 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     for p, members in on_place.items():
         card_id, _, _, group = places[p]
         index = 0
-        for k in sorted(members, key=lambda k: away(k, p)):
+        for k in sorted(members, key=lambda k: away[k, p]):
             index = lowest(k, p, index)
             if index == len(group):
                 break

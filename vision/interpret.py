@@ -677,24 +677,28 @@ class Interpreter(Resync):
         return any(c.kind == "loose+" and c.elapsed < change.elapsed and colours(c.die) == colours(change.die)
                    and self._heap(c) for c in self._pending)
 
-    def _on_top_of_held(self, change: Change, quiet: bool = False) -> Change:
+    def _on_top_of_held(self, change: Change) -> Change:
         """A die seen on a chip where the game holds another die, on a card that stacks chips on that one: the die
         on top, when exactly one free chip there takes it (the tracker lost the die under it, hidden now, and so
         put the new die on the bottom chip)."""
-        owner = self._owner(change.card)
-        here = self._chip_die(change.card, change.chip)
-        if owner is None or here is None or here == change.die:
+        above = self._chip_above_held(change)
+        if above is None:
             return change
+        self.notes.append(f"{change.die} seen on {change.card}:{change.chip} at {change.elapsed:.2f} s, which "
+                          f"holds {self._chip_die(change.card, change.chip)}: on top of it, chip {above}")
+        return replace(change, chip=above)
+
+    def _chip_above_held(self, change: Change) -> int | None:
+        """The one free chip stacked on the held chip ``change`` saw its die on that takes the die (None: none, or
+        the chip is not held by another die)."""
+        here = self._chip_die(change.card, change.chip)
+        if self._owner(change.card) is None or here is None or here == change.die:
+            return None
         card = self._held(change.card)
         layout = card.card.layout  # type: ignore[union-attr]
         above = [k + 1 for k, beneath in (layout.supports.items() if layout else ()) if change.chip - 1 in beneath
                  and k + 1 not in card.physical and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
-        if len(above) != 1:
-            return change
-        if not quiet:
-            self.notes.append(f"{change.die} seen on {change.card}:{change.chip} at {change.elapsed:.2f} s, which "
-                              f"holds {here}: on top of it, chip {above[0]}")
-        return replace(change, chip=above[0])
+        return above[0] if len(above) == 1 else None
 
     def _roll_die(self, change: Change) -> str:
         """The die of the roll that settled on a chip: as read, or, when no die of the roll shows that face, the one
@@ -709,8 +713,8 @@ class Interpreter(Resync):
         if len(alike) != 1:
             return change.die
         (die,) = alike
-        on = self._on_top_of_held(replace(change, die=die), quiet=True)  # (a stack's bottom chip read for its top)
-        return die if not self._trial(f"place {die} {on.card}:{on.chip}") else change.die
+        chip = self._chip_above_held(replace(change, die=die)) or change.chip  # (a stack's bottom chip, its top)
+        return die if not self._trial(f"place {die} {change.card}:{chip}") else change.die
 
     def _on_die_removed(self, change: Change) -> bool:
         here = self._chip_die(change.card, change.chip)

@@ -49,8 +49,9 @@ story that makes the game agree with the table, each step tried on a copy of the
   placements where the table shows such a die, returns of dice the table no longer shows, defuses of cards gone
   from the table, an unused die's new face any of six);
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
-  heap, is no die of the game, nor is a die read on a chip before any roll landed (the card's print), nor one
-  read on a chip printed with exactly that die while no die of its colours is in play (``_exact_print``).
+  heap, is no die of the game (until a die lands on its spot in a heap with others: a roll's), nor is a die read
+  on a chip before any roll landed (the card's print), nor one read on a chip printed with exactly that die while
+  no die of its colours is in play (``_exact_print``).
 
 Whatever is inferred is reported (the referee's log says what the game took to have happened) and noted
 (``Interpreter.notes``); the interpreter then counts the game as out of step with the table for ``doubt_s``, and
