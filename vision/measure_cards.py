@@ -14,6 +14,10 @@ Every ``step``-th frame of ``game.mp4``, against ``frames.json.gz``:
   named (the chip spots' accuracy apart from recognition); ``layout`` runs ``TableLayout.observe`` on every
   frame with the truth boxes (identity kept while a card stays put, as in play) and scores its dice on the
   measured frames.
+
+``--levels GAME...``: only the dice on chips, from ``frames.json`` (no video), truth dice boxes on truth cards'
+chip spots (``assign_dice``), every ``step``-th frame of each game, counted by the level of the chip the die rests
+on: on its chip, on another, loose; and loose dice put on a chip.
 """
 
 from __future__ import annotations
@@ -73,14 +77,53 @@ def score_dice_seen(dice: list[dict], seen: tuple, named: set, tally: Counter) -
             tally["false"] += 1
 
 
+def chip_levels(games: list[Path], step: int) -> Counter:
+    """``--levels`` (module docstring): the tally of truth dice on truth cards' chips, by level."""
+    from datasets.game import read_frames
+
+    galleries: dict[str, Gallery] = {}
+    tally: Counter = Counter()
+    for game in games:
+        for entry in read_frames(game)["frames"][::step]:
+            truth = entry["truth"]
+            gallery = galleries.setdefault(truth["edition"], Gallery.load(truth["edition"], enrolled=False))
+            cards = tuple(CardSeen(tuple(map(tuple, c["corners"])), c["type"], c["id"], 1.0,
+                                   chip_spots(gallery.notation(c["id"]), np.array(c["corners"], np.float32)))
+                          for c in truth["cards"] if c["type"] in FRONT_TYPES and c["face_up"])
+            det, dice = dice_detections(truth)
+            for want, got in zip(dice, assign_dice(cards, det)):
+                on = want.get("on")
+                if on is None:
+                    tally["loose put on a chip"] += got.on is not None
+                    continue
+                right = got.on == (on["card_id"], on["chip"]) and got.level == on["level"]
+                tally[on["level"], "right" if right else "loose" if got.on is None else "other chip"] += 1
+    return tally
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.measure_cards", description=__doc__.splitlines()[0])
-    parser.add_argument("game", type=Path)
+    parser.add_argument("game", type=Path, nargs="+", help="a rendered game (several with --levels)")
     parser.add_argument("--step", type=int, default=20)
     parser.add_argument("--min-visible", type=float, default=0.5)
     parser.add_argument("--frames", type=int, default=0, help="stop after this many frames (0: all)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list wrong names")
+    parser.add_argument("--levels", action="store_true", help="only dice on chips by level, no video (see above)")
     args = parser.parse_args(argv)
+    try:
+        if args.levels:
+            tally = chip_levels(args.game, args.step)
+            for level in sorted({k[0] for k in tally if isinstance(k, tuple)}):
+                print(f"level {level}: " + ", ".join(f"{what} {tally[level, what]}"
+                                                     for what in ("right", "other chip", "loose")))
+            print(f"loose dice put on a chip: {tally['loose put on a chip']}")
+            return 0
+    except (OSError, ValueError, KeyError) as error:
+        print(f"vision.measure_cards: {error}", file=sys.stderr)
+        return 2
+    if len(args.game) != 1:
+        parser.error("one game at a time (several only with --levels)")
+    args.game = args.game[0]
     data = json.loads(gzip.open(args.game / "frames.json.gz").read())
     frames = data["frames"]
     edition = frames[0]["truth"].get("edition")
