@@ -56,6 +56,9 @@ unused die is judged by that die's one reading as it was rolled again: more ofte
 LOGISTICS = "logistics-specialist"
 """The role whose leader rolls one extra die (``rules.game``): the one role a roll's size tells."""
 HELD = " already holds "
+VALUE_RELATIONS = (" breaks ", " makes ", " leaves ")
+"""Refusals by a chip's rule that weigh its die against the card's other dice (a neighbour's relation, a sum, what
+the rest can still make)."""
 """... and a die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
 leaving, or misread)."""
 
@@ -437,7 +440,9 @@ class Interpreter(Resync):
         why = self._trial(action)
         doubt = (_doubtful(why) or change.confidence < self.settings.min_confidence
                  or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action))
-                 or change.elapsed - self._renamed.get(change.card, -inf) < self.settings.doubt_s)
+                 or change.elapsed - self._renamed.get(change.card, -inf) < self.settings.doubt_s
+                 or (why.startswith("chip ") and any(w in why for w in VALUE_RELATIONS)
+                     and self._unsure_dice_on(change.card)))
         if why and (not rule_kind or doubt):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)
@@ -492,6 +497,15 @@ class Interpreter(Resync):
             if any(c.id == card for c in area.cards):
                 return p
         return None
+
+    def _unsure_dice_on(self, card: str) -> bool:
+        """Whether a die the game holds on ``card`` was put there by a report read below ``min_confidence`` (or only
+        inferred): a refusal that weighs it against another die rests on that reading too."""
+        held = self._held(card)
+        placing = {a.split()[2]: e.confidence for e in self.referee.events if e.accepted and not e.undone
+                   for a in [e.action] if a.startswith("place ") and a.split()[2].startswith(card + ":")}
+        return held is not None and any(placing.get(f"{card}:{chip}", 1.0) < self.settings.min_confidence
+                                        for chip in held.physical)
 
     def _held(self, card: str) -> CardInPlay | None:
         """The card in front of a player (None if no player holds it)."""

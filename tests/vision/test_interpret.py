@@ -95,6 +95,24 @@ def _rolled(interp, dice: tuple[str, ...], at: float) -> None:  # noqa: ANN001
                 frame, at)
 
 
+@pytest.mark.parametrize(("first_read", "flagged"), [(0.9, True), (0.3, False)])
+def test_a_placement_refused_against_a_die_read_unsurely_is_a_question(first_read: float, flagged: bool) -> None:
+    """F-G04 is ``[#] != [#] != [#] != [#]``: red5 next to black5 breaks it. The refusal weighs red5 against black5's
+    reading too, so it is a violation only when black5 was read surely; else it is asked about."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red5", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 33, 5.0, die="black5", where=(500.0, 400.0))], 33, 5.5)
+    interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "black5", first_read)], 40, 7.0)
+    interp.feed([Change("loose-", 50, 8.0, die="red5", where=(540.0, 400.0))], 50, 8.5)
+    interp.feed([Change("die+", 60, 9.0, "F-G04", 2, "red5", 0.9)], 60, 10.0)
+    assert [e.action for e in referee.events if e.accepted][-2:] == ["roll black5 red5 black2 green1",
+                                                                     "place black5 F-G04:1"]
+    assert [e.action for e in referee.violations] == (["place red5 F-G04:2"] if flagged else [])
+    assert flagged or interp.confirms[-1].action == "place red5 F-G04:2"
+
+
 def test_a_roll_is_the_dice_lying_not_glimpses_seen_close_together_before_it() -> None:
     """Four loose "dice" glimpsed for a moment in a tight heap (a hand passing, boxes on one object), then the
     roll lands, spread wider: the roll is the dice that lie there, not the tighter heap of glimpses."""
