@@ -491,7 +491,9 @@ class Resync:
         """Once the first row is out, its cards lie in a line. When they do not (``row_line``), and swapping one or
         two of them with as many cards dealt to one player makes a line, the deal went by the order in which the
         layout named the cards, and a player's far, small cards were named after the row's: the deal and the
-        reveals are corrected (tried on a copy of the game first: no report may become refused)."""
+        reveals are corrected. So are the reveals alone when the swap is with cards lying on the table that the
+        game holds nowhere (a card named too late for the deal, the row already full): the row was those
+        (tried on a copy of the game first: no report may become refused)."""
         row = [c for c in self.state.row if c in self._laid]
         if len(row) < 4:
             return
@@ -500,20 +502,24 @@ class Resync:
         self.row_off_line = round(off_line([self._laid[c][0] for c in row]) / size, 3)
         if self.row_off_line <= line[0]:
             return
-        best: tuple[float, int, tuple[str, ...], tuple[str, ...]] | None = None
-        for player, area in enumerate(self.state.players):
-            hand = [c.id for c in area.cards if c.id in self._laid]
+        unreported = self._unreported_lying(row)
+        where = {c: self._cards_at[c][0] for c in unreported} | {c: w for c, (w, _) in self._laid.items()}
+        groups = [(player, [c.id for c in area.cards if c.id in self._laid])
+                  for player, area in enumerate(self.state.players)]
+        best: tuple[float, int | None, tuple[str, ...], tuple[str, ...]] | None = None
+        for player, hand in [*groups, (None, unreported)]:
             for k in (1, 2):
                 for dealt in combinations(hand, k):
                     for shown in combinations(row, k):
                         cards = [c for c in row if c not in shown] + list(dealt)
-                        off = off_line([self._laid[c][0] for c in cards]) / size
+                        off = off_line([where[c] for c in cards]) / size
                         if best is None or off < best[0]:
                             best = (off, player, dealt, shown)
         if best is None or best[0] > line[1]:
             return
         _, player, dealt, shown = best
-        fixes = [(f"deal p{player + 1} {d}", f"deal p{player + 1} {r}") for d, r in zip(dealt, shown)]
+        fixes = [(f"deal p{player + 1} {d}", f"deal p{player + 1} {r}") for d, r in zip(dealt, shown)
+                 if player is not None]
         fixes += [(f"reveal {r}", f"reveal {d}") for d, r in zip(dealt, shown)]
         trial = copy_of(self.referee)
         for old, new in fixes:
@@ -523,8 +529,16 @@ class Resync:
         for old, new in fixes:
             self.correct(_report_index(self.referee, old), new, "the row's cards lie in a line")
         for d, r in zip(dealt, shown):
-            self.zones.relearn(player, self._laid[d][0], self._laid[r][0])
-            self.zones.relearn("row", self._laid[r][0], self._laid[d][0])
+            if player is not None:
+                self.zones.relearn(player, self._laid[d][0], self._laid[r][0])
+            self.zones.relearn("row", self._laid[r][0], where[d])
+
+    def _unreported_lying(self, row: list[str]) -> list[str]:
+        """Named cards of the row's kinds lying on the table now that the game has not dealt or turned up."""
+        kinds = {self.state.game.card(c).kind for c in row}
+        return [c for c, (_, _, gone) in self._cards_at.items()
+                if gone == inf and c in self.state.game.cards and self.state.game.card(c).kind in kinds
+                and any(c in source.pool for source in self.state.sources.values())]
 
     def _judge_again(self, changes: list[Change]) -> None:
         """Changes given up, pending again: each waits ``wait_s`` from now, as a change just seen."""

@@ -508,6 +508,24 @@ def test_a_deal_named_out_of_order_is_corrected_by_the_row_lying_in_a_line() -> 
     assert interp.row_off_line is not None and interp.row_off_line > 1  # as dealt: p2's cards 250 px off
 
 
+def test_a_row_card_named_after_the_row_was_full_replaces_the_one_lying_off_its_line() -> None:
+    """A card lying off to the side is named during the deal and dealt to p2, so p2's second card (F-G04) is revealed
+    into the row, and the row's last card (F-015), named when the row is already full, is in the game nowhere. The
+    row lies in a line only with that card in it: the reveal is corrected to it."""
+    referee, interp = _dealt(setup=())
+    laid = [("F-G21", (300.0, 600.0), 90.0), ("F-G10", (420.0, 600.0), 90.0),  # p1's
+            ("F-G28", (300.0, 100.0), 45.0), ("F-G02", (1100.0, 620.0), 80.0),  # p2's first, a card aside
+            ("F-G04", (420.0, 100.0), 45.0),  # p2's second: revealed
+            ("F-009", (250.0, 350.0), 65.0), ("F-G07", (380.0, 350.0), 65.0), ("F-011", (510.0, 352.0), 65.0),
+            ("F-015", (640.0, 349.0), 65.0)]
+    timeline = [Change("card+", 3 * i + 3, 0.5 * i + 0.5, card, where=where, type="bomb", size=size)
+                for i, (card, where, size) in enumerate(laid)]
+    timeline.append(Change("card+", 27, 4.48, "F-G06", where=(770.0, 351.0), type="bomb", size=65.0))
+    _run(interp, timeline, 8.0)
+    assert sorted(referee.state.row) == ["F-009", "F-011", "F-015", "F-G06", "F-G07"]
+    assert referee.violations == [] and any("line" in n for n in interp.notes)
+
+
 def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> None:
     referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED)
     assert referee.state.tasks[0] == ("spark", 0)
