@@ -221,8 +221,18 @@ def test_a_die_of_other_colours_seen_where_a_die_lies_is_the_next_one_of_the_sta
     changes = run([(table, (bottom,))] * 6 + [(table, (top,))] * 18)
     assert kinds([c for c in changes if c.kind.startswith("die")]) == [
         ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
-    misread = run([(table, (bottom,))] * 6 + [(table, (die("red6", 2, 150.0),))] * 18)  # its face misread
+    faint = DieSeen("red6", die("red6", 2, 150.0).box, 0.4, ("F-001", 2))
+    misread = run([(table, (bottom,))] * 6 + [(table, (faint,))] * 18)  # its face misread, faintly
     assert kinds([c for c in misread if c.kind.startswith("die")]) == [("die+", "F-001", 2, "red5")]
+
+
+def test_a_die_of_the_same_colour_read_surely_with_another_face_is_the_next_one_of_the_stack() -> None:
+    # red6 put on the red5 of a stack: one red die at the stack's place, its face read surely as another
+    table = (CARD, OTHER)
+    bottom, top = die("red5", 2, 150.0), die("red6", 2, 150.0)
+    changes = run([(table, (bottom,))] * 6 + [(table, (top,))] * 18)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
+        ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "red6")]
 
 
 def test_readings_the_detector_barely_believes_are_no_die() -> None:
