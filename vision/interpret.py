@@ -732,6 +732,15 @@ class Interpreter(Resync):
 
     def _on_die_removed(self, change: Change) -> bool:
         here = self._chip_die(change.card, change.chip)
+        if change.turned:  # read again as another die where it lay (``Tracker._reread``): nothing was lifted
+            self._done(change)
+            again = next((c for c in self._pending if c.kind == "die+" and c.turned and c.frame == change.frame
+                          and (c.card, c.chip) == (change.card, change.chip)), None)
+            if here is not None and again is not None:  # the game's die there, read otherwise now: a misreading
+                self._done(again)
+                self.notes.append(f"{here} on {change.card}:{change.chip} at {again.elapsed:.2f} s read again as "
+                                  f"{again.die}")
+            return True
         if here is None:
             self._done(change)
             self._taken_back(change)

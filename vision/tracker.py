@@ -103,7 +103,8 @@ class Change:
     turned: bool = False
     """``loose-``/``loose+`` pair of one die that lies where it lay, in sight all along, read with another face: the
     face committed was misread (or the die was turned). A die picked up and rolled again, landing where it lay,
-    gives a plain ``loose-``/``loose+`` pair."""
+    gives a plain ``loose-``/``loose+`` pair. ``die-``/``die+`` pair on one chip (``_reread``): read surely as
+    another die where the committed one lay."""
 
 
 @dataclass(frozen=True)
@@ -536,7 +537,28 @@ class Tracker:
                 out.append(Change("die-", obs.frame, gone, card, chip, track.die, _read_as(track.votes, track.die),
                                   self._spot(card, chip)))
                 track.die, track.first = None, None
+            else:
+                out += self._reread(card, chip, track, obs)
         return out
+
+    def _reread(self, card: str, chip: int, track: _Chip, obs: TableObservation) -> list[Change]:
+        """A committed die read surely (``sure_top``) as another die where it lies, for the settling time and by
+        ``die_lead`` readings: another die lies there now (one put on the chip's print, which was read as a die):
+        the old one left, the new one arrived."""
+        s = self.settings
+        history = list(track.votes.history)
+        last_old = max((k for k, v in enumerate(history) if v[1] in (track.die, None)), default=-1)
+        run = history[last_old + 1:]
+        if len(run) < s.min_frames or obs.elapsed - run[0][0] < s.settle_s - 1e-6:
+            return []
+        vote = self._die_vote(run)
+        if vote is None or vote[1] < s.sure_top:
+            return []
+        old, track.die = track.die, str(vote[0])
+        spot, since = self._spot(card, chip), next(v[0] for v in run if v[1] == vote[0])
+        return [Change("die-", obs.frame, history[last_old][0] if last_old >= 0 else since, card, chip, old,
+                       _read_as(track.votes, old), spot, turned=True),
+                Change("die+", obs.frame, since, card, chip, track.die, vote[1], spot, turned=True)]
 
     def _put_down(self, votes: _Votes, first: float, die: str) -> float:
         """When the die committed from sightings since ``first`` was put down: the start of the runs before it that

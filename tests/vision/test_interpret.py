@@ -113,6 +113,25 @@ def test_a_placement_refused_against_a_die_read_unsurely_is_a_question(first_rea
     assert flagged or interp.confirms[-1].action == "place red5 F-G04:2"
 
 
+def test_a_die_read_again_as_another_where_it_lies_is_a_placement_only_on_an_empty_chip() -> None:
+    """The tracker reads the die on a chip surely as another die (a ``turned`` die-/die+ pair): on a chip the game
+    holds nothing on (the chip's print was read as a die before), the new die was put there; on a chip holding
+    the game's die, it is that die misread, and nothing happened."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)
+    interp.feed([Change("die-", 40, 6.0, "F-G04", 1, "red1", 0.7, turned=True),
+                 Change("die+", 40, 6.2, "F-G04", 1, "red6", 0.8, turned=True)], 40, 7.0)
+    assert referee.events[-1].action == "place red6 F-G04:1" and referee.events[-1].accepted
+    interp.feed([Change("die-", 60, 9.0, "F-G04", 1, "red6", 0.8, turned=True),
+                 Change("die+", 60, 9.2, "F-G04", 1, "red3", 0.8, turned=True)], 60, 10.0)
+    interp.feed([], 90, 16.0)
+    assert referee.events[-1].action == "place red6 F-G04:1" and referee.violations == [] and not interp.confirms
+    assert any("read again as red3" in n for n in interp.notes)
+
+
 def test_a_roll_is_the_dice_lying_not_glimpses_seen_close_together_before_it() -> None:
     """Four loose "dice" glimpsed for a moment in a tight heap (a hand passing, boxes on one object), then the
     roll lands, spread wider: the roll is the dice that lie there, not the tighter heap of glimpses."""

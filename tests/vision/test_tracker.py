@@ -235,6 +235,19 @@ def test_a_die_of_the_same_colour_read_surely_with_another_face_is_the_next_one_
         ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "red6")]
 
 
+def test_a_die_read_surely_as_another_where_one_lies_replaces_it() -> None:
+    # a chip printed with a die, read as red5 since the card turned up; a red2 put on the print is read surely:
+    # the print left, the die arrived (one pair, marked ``turned``: nothing was seen lifted); read faintly, no change
+    table = (CARD, OTHER)
+    printed, put = die("red5", 1), die("red2", 1)
+    changes = [c for c in run([(table, (printed,))] * 6 + [(table, (put,))] * 12) if c.kind.startswith("die")]
+    assert kinds(changes) == [("die+", "F-001", 1, "red5"), ("die-", "F-001", 1, "red5"), ("die+", "F-001", 1, "red2")]
+    assert [c.turned for c in changes] == [False, True, True] and changes[2].elapsed == 1.0
+    faint = DieSeen("red2", put.box, 0.4, ("F-001", 1))
+    changes = run([(table, (printed,))] * 6 + [(table, (faint,))] * 12)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [("die+", "F-001", 1, "red5")]
+
+
 def test_readings_the_detector_barely_believes_are_no_die() -> None:
     # a die drawn on a card's art, read at a few per cent, would otherwise settle on its chip like a die
     table = (CARD, OTHER)
