@@ -56,11 +56,11 @@ unused die is judged by that die's one reading as it was rolled again: more ofte
 LOGISTICS = "logistics-specialist"
 """The role whose leader rolls one extra die (``rules.game``): the one role a roll's size tells."""
 HELD = " already holds "
+"""... and a die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
+leaving, or misread)."""
 VALUE_RELATIONS = (" breaks ", " makes ", " leaves ")
 """Refusals by a chip's rule that weigh its die against the card's other dice (a neighbour's relation, a sum, what
 the rest can still make)."""
-"""... and a die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
-leaving, or misread)."""
 
 
 CARD_WITH_DICE_S = 0.5
@@ -502,8 +502,11 @@ class Interpreter(Resync):
         """Whether a die the game holds on ``card`` was put there by a report read below ``min_confidence`` (or only
         inferred): a refusal that weighs it against another die rests on that reading too."""
         held = self._held(card)
-        placing = {a.split()[2]: e.confidence for e in self.referee.events if e.accepted and not e.undone
-                   for a in [e.action] if a.startswith("place ") and a.split()[2].startswith(card + ":")}
+        placing: dict[str, float] = {}  # chip -> the confidence of the latest report that placed a die there
+        for event in self.referee.events:
+            words = event.action.split()
+            if event.accepted and not event.undone and words[0] == "place" and words[2].startswith(card + ":"):
+                placing[words[2]] = event.confidence
         return held is not None and any(placing.get(f"{card}:{chip}", 1.0) < self.settings.min_confidence
                                         for chip in held.physical)
 

@@ -49,12 +49,14 @@ class TrackerSettings:
     loose_lead: int = 3
     """The same for a loose die: nothing hurries it (it lies there until it is taken), so it waits for more."""
     sure_top: float = 0.6
-    """A die of the same colours as the one committed on a stack's chip, read with another face at least this
-    surely (the interpreter's ``sure_face``), is the next die of the stack put on top (black3 on black1); read
-    less surely, the face of the die there is misread. Every set (``python -m vision.evaluate DIR/* --cache
-    runs/cache``, twenty-fourth session): unseen3 377 -> 379 events, unseen4 222 -> 233 (a score more exact),
-    the others as before, no false violation; with any other face lifted, whatever its confidence (a lower die's
-    misread face then lands on the chip above): fresh -5, probe2 -4, tune -2 (a log no longer exact)."""
+    """A die read at least this surely (the interpreter's ``sure_face``) as another die than the one committed on
+    its chip is another die: on a stack's chip, with the colours of the one there, the next die of the stack put on
+    top (black3 on black1, ``_on_top``); elsewhere, a die that replaced it, one put on the chip's print that was
+    read as a die (``_reread``). Read less surely, the die there is misread. Every set (``python -m vision.evaluate
+    DIR/* --cache runs/cache``, twenty-fourth session, vision/README.md): on top, unseen3 377 -> 379 events, unseen4
+    222 -> 233; replaced, probe 346 -> 352, unseen5 307 -> 341, unseen4 233 -> 229; no false violation. Any other
+    face lifted, whatever its confidence (a lower die's misread face then lands on the chip above): fresh -5,
+    probe2 -4, tune -2; at 0.5, fresh +20 and unseen5 -26; at 0.7, probe -6, fresh -2."""
     under_share: float = 0.85
     """A die higher up hides a die whose chip is within this share of its size (it rests on it)."""
     burst: int = 3
