@@ -113,11 +113,12 @@ covered 15%, 16/60 right with 6, 29/60 with 16, none wrong either way)."""
 SKEW = 0.02
 SQUARED_SURE = 0.3
 """A card's outline whose opposite sides are no parallelogram (one corner off by more than ``SKEW`` of a side: the
-card overlaps a neighbour of its colours, the pile of cards set aside at the deal, or its box cuts it) is read
-again with each corner completed from the other three; a card named so at ``SQUARED_SURE`` or more is taken.
-``python -m vision.measure_cards GAME --step 20`` on the 17 tune, probe2 and fresh games (7,265 views, truth
-boxes): named right 5,366 -> 5,562, wrong 0 -> 0, unknown 1,899 -> 1,703 (at 0.2: 5,580 right, one wrong at
-0.23); the layout line 6,955 -> 7,014 right, 21 -> 22 wrong (probe2 cd2s903, the out-of-focus game)."""
+card overlaps a neighbour of its colours, the pile of cards set aside at the deal, or its box cuts it) may be read
+again with each corner completed from the other three (``match_squared``); a card named so at ``SQUARED_SURE`` or
+more is taken. Done in every reading (``match``), ``python -m vision.measure_cards GAME --step 20`` on the 17
+tune, probe2 and fresh games (7,265 views, truth boxes) named 5,366 -> 5,562 right, none wrong (at 0.2: 5,580,
+one wrong at 0.23), but ``fuse-referee bench pipeline`` fell from 40-42 to 26-27 frames/s (279-287 of 300 live):
+so the layout asks only for unknown cards lying still, never named where they lie, read again in turn."""
 GOOD = 0.01
 CONTRA = 3
 """Covered cells of the best card that another look explains within ``GOOD``: more than this and the 'cover' is
@@ -320,27 +321,25 @@ class Matcher:
         back = cv2.perspectiveTransform(((moved + 0.5) * 2 - 0.5)[None], np.linalg.inv(to_grid))[0]
         return back.astype(np.float32)
 
-    def match(self, frame: np.ndarray, corners: np.ndarray) -> Identity:
-        """Best card over the four ways the corners may be read (long side first, either way up, or the other
-        pair of sides when a steep tilt shortened the long side), the corners then refined against it. Unknown
-        from an outline that is no parallelogram (``SKEW``): each corner in turn where the other three make one,
-        the first that names a card at ``SQUARED_SURE`` or more."""
-        found = self._match(frame, corners)
-        if found.card_id is not None:
-            return found
+    def match_squared(self, frame: np.ndarray, corners: np.ndarray) -> Identity | None:
+        """For an outline that is no parallelogram (``SKEW``): each corner in turn put where the other three make
+        one, the first reading that names a card at ``SQUARED_SURE`` or more (None if none does). Up to four
+        readings: the layout asks only for unknown cards lying still, in turn."""
         c = np.asarray(corners, np.float64).reshape(4, 2)
         sides = np.linalg.norm(c - np.roll(c, -1, 0), axis=1)
         if np.linalg.norm(c[0] - c[1] + c[2] - c[3]) <= SKEW * sides.mean():
-            return found
+            return None
         for k in range(4):
             squared = c.copy()
             squared[k] = c[k - 1] + c[(k + 1) % 4] - c[(k + 2) % 4]
-            again = self._match(frame, squared.astype(np.float32))
-            if again.card_id is not None and again.confidence >= SQUARED_SURE:
-                return again
-        return found
+            found = self.match(frame, squared.astype(np.float32))
+            if found.card_id is not None and found.confidence >= SQUARED_SURE:
+                return found
+        return None
 
-    def _match(self, frame: np.ndarray, corners: np.ndarray) -> Identity:
+    def match(self, frame: np.ndarray, corners: np.ndarray) -> Identity:
+        """Best card over the four ways the corners may be read (long side first, either way up, or the other
+        pair of sides when a steep tilt shortened the long side), the corners then refined against it."""
         c = np.asarray(corners, np.float32).reshape(4, 2)
         if not len(self.ids):
             return Identity(None, 0.0, c, np.inf, np.inf, 0.0)
