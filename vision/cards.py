@@ -293,17 +293,14 @@ class TableLayout:
         found = self._identify(frame, box, kind, confidence)
         return found[0] if found else None
 
-    def _identify(self, frame: np.ndarray, box: np.ndarray, kind: str, confidence: float, squared: bool = False,
+    def _identify(self, frame: np.ndarray, box: np.ndarray, kind: str, confidence: float,
                   ) -> tuple[CardSeen, Identity | None] | None:
-        """``squared``: unknown as found, read again with a corner completed (``Matcher.match_squared``)."""
         corners = find_corners(frame, box)
         if corners is None:
             return None
         card_id, conf, chips, identity, likely = None, float(confidence), (), None, None
         if kind in FRONT_TYPES and len(self.gallery):
             identity = self.gallery.matcher.match(frame, corners)
-            if identity.card_id is None and squared:
-                identity = self.gallery.matcher.match_squared(frame, corners) or identity
             corners = identity.corners
             if identity.card_id is not None:
                 card_id = identity.card_id
@@ -374,9 +371,7 @@ class TableLayout:
                     cards.append(old.card)
                     known.append(_Known(old.box, old.card, old.frame, index, name, old.turns))
                     continue
-            # an unknown card lying still, never named here, read again in turn: its outline may be cut (``SKEW``)
-            squared = still and old is not None and name is None and old.card.card_id is None
-            found = self._identify(frame, box, kind, conf, squared)
+            found = self._identify(frame, box, kind, conf)
             if found is None:
                 continue
             seen, identity = found

@@ -110,15 +110,6 @@ NUDGE = 16.0
 """Largest corner move (grid pixels, 1/8 of the width) of the refinement against the best card: a hand across
 the card's edge moves the corner finder's corners by 4-10 px in a 180 px card (measured on the enrolment views:
 covered 15%, 16/60 right with 6, 29/60 with 16, none wrong either way)."""
-SKEW = 0.02
-SQUARED_SURE = 0.3
-"""A card's outline whose opposite sides are no parallelogram (one corner off by more than ``SKEW`` of a side: the
-card overlaps a neighbour of its colours, the pile of cards set aside at the deal, or its box cuts it) may be read
-again with each corner completed from the other three (``match_squared``); a card named so at ``SQUARED_SURE`` or
-more is taken. Done in every reading (``match``), ``python -m vision.measure_cards GAME --step 20`` on the 17
-tune, probe2 and fresh games (7,265 views, truth boxes) named 5,366 -> 5,562 right, none wrong (at 0.2: 5,580,
-one wrong at 0.23), but ``fuse-referee bench pipeline`` fell from 40-42 to 26-27 frames/s (279-287 of 300 live):
-so the layout asks only for unknown cards lying still, never named where they lie, read again in turn."""
 GOOD = 0.01
 CONTRA = 3
 """Covered cells of the best card that another look explains within ``GOOD``: more than this and the 'cover' is
@@ -320,22 +311,6 @@ class Matcher:
         to_grid = cv2.getPerspectiveTransform(np.asarray(corners, np.float32).reshape(4, 2), box * 2 + 0.5)
         back = cv2.perspectiveTransform(((moved + 0.5) * 2 - 0.5)[None], np.linalg.inv(to_grid))[0]
         return back.astype(np.float32)
-
-    def match_squared(self, frame: np.ndarray, corners: np.ndarray) -> Identity | None:
-        """For an outline that is no parallelogram (``SKEW``): each corner in turn put where the other three make
-        one, the first reading that names a card at ``SQUARED_SURE`` or more (None if none does). Up to four
-        readings: the layout asks only for unknown cards lying still, in turn."""
-        c = np.asarray(corners, np.float64).reshape(4, 2)
-        sides = np.linalg.norm(c - np.roll(c, -1, 0), axis=1)
-        if np.linalg.norm(c[0] - c[1] + c[2] - c[3]) <= SKEW * sides.mean():
-            return None
-        for k in range(4):
-            squared = c.copy()
-            squared[k] = c[k - 1] + c[(k + 1) % 4] - c[(k + 2) % 4]
-            found = self.match(frame, squared.astype(np.float32))
-            if found.card_id is not None and found.confidence >= SQUARED_SURE:
-                return found
-        return None
 
     def match(self, frame: np.ndarray, corners: np.ndarray) -> Identity:
         """Best card over the four ways the corners may be read (long side first, either way up, or the other

@@ -192,29 +192,19 @@ def test_a_card_box_at_the_frame_edge_needs_more_of_a_card_than_one_inside(sampl
 def test_unknown_cards_lying_still_are_read_again_in_turn_a_few_a_frame(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A table of cards the gallery cannot name (Countdown's deck over a FUSE table): each card is read when it
     turns up, then again after ``RETRY_FRAMES`` frames, but no more than ``RETRIES_PER_FRAME`` in one frame, the
-    longest unread first, so each is read again in turn (a card whose outline is no parallelogram also with a
-    corner completed, in the same turn: those readings are not counted)."""
+    longest unread first, so each is read again in turn."""
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     img, truth = sample[1]
     det = detections_of(truth)
     gallery = Gallery.load("countdown", enrolled=False)
     reads: list[list[tuple[int, int]]] = []
-    match, match_squared, squaring = gallery.matcher.match, gallery.matcher.match_squared, []
+    match = gallery.matcher.match
 
     def counted(frame: np.ndarray, corners: np.ndarray):  # type: ignore[no-untyped-def]
-        if not squaring:
-            reads[-1].append(tuple(np.round(np.mean(corners, 0)).astype(int)))
+        reads[-1].append(tuple(np.round(np.mean(corners, 0)).astype(int)))
         return match(frame, corners)
 
-    def squared(frame: np.ndarray, corners: np.ndarray):  # type: ignore[no-untyped-def]
-        squaring.append(True)
-        try:
-            return match_squared(frame, corners)
-        finally:
-            squaring.pop()
-
     monkeypatch.setattr(gallery.matcher, "match", counted)
-    monkeypatch.setattr(gallery.matcher, "match_squared", squared)
     layout = TableLayout(gallery, edition="fuse")
     for index in range(RETRY_FRAMES + 20):  # time to read each card again (the sample has fewer than 20)
         reads.append([])
