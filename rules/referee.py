@@ -128,6 +128,16 @@ class Referee:
     def violations(self) -> list[Event]:
         return [e for e in self.events if not e.accepted and not e.undone]
 
+    def placing_events(self) -> dict[tuple[str, int], Event]:
+        """The accepted report that put the die now on each ``(card, chip)`` (the latest one)."""
+        found: dict[tuple[str, int], Event] = {}
+        for event in self.events:
+            if event.accepted and not event.undone and event.action.startswith("place "):
+                action = A.parse_action(event.action)  # (an accepted report parsed when it was recorded)
+                if isinstance(action, A.Place):
+                    found[(action.card, action.chip)] = event
+        return found
+
     def check_time(self) -> bool:
         """End the game if the countdown has run out."""
         self._game_time.seconds = max(self._game_time.seconds, self.clock.elapsed())

@@ -501,14 +501,9 @@ class Interpreter(Resync):
     def _unsure_dice_on(self, card: str) -> bool:
         """Whether a die the game holds on ``card`` was put there by a report read below ``min_confidence`` (or only
         inferred): a refusal that weighs it against another die rests on that reading too."""
-        held = self._held(card)
-        placing: dict[str, float] = {}  # chip -> the confidence of the latest report that placed a die there
-        for event in self.referee.events:
-            words = event.action.split()
-            if event.accepted and not event.undone and words[0] == "place" and words[2].startswith(card + ":"):
-                placing[words[2]] = event.confidence
-        return held is not None and any(placing.get(f"{card}:{chip}", 1.0) < self.settings.min_confidence
-                                        for chip in held.physical)
+        held, placing = self._held(card), self.referee.placing_events()
+        return held is not None and any(placing[card, chip].confidence < self.settings.min_confidence
+                                        for chip in held.physical if (card, chip) in placing)
 
     def _held(self, card: str) -> CardInPlay | None:
         """The card in front of a player (None if no player holds it)."""

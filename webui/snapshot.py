@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from rules import actions as A
 from rules.errors import RulesError
 from rules.game import CHANCE, TEAM, TERMINAL, State
 from rules.referee import Event, Referee
@@ -28,20 +27,6 @@ def event_json(event: Event, confirmed: set[int]) -> dict[str, Any]:
     data["inferred"] = event.source == "vision" and event.confidence == 0  # nothing showed it (``vision.resync``)
     data["text"] = f"{event.action}: {event.reason}" if not event.accepted else event.action
     return data
-
-
-def placing_events(referee: Referee) -> dict[tuple[str, int], Event]:
-    """The accepted report that put the die now on each ``(card, chip)`` (the latest one)."""
-    found: dict[tuple[str, int], Event] = {}
-    for event in referee.events:
-        if event.accepted and not event.undone and event.action.startswith("place "):
-            try:
-                action = A.parse_action(event.action)
-            except Exception:  # noqa: BLE001 - a stored report the engine accepted always parses
-                continue
-            if isinstance(action, A.Place):
-                found[(action.card, action.chip)] = event
-    return found
 
 
 def _card(card: CardInPlay, placing: dict[tuple[str, int], Event], confirmed: set[int]) -> dict[str, Any]:
@@ -72,7 +57,7 @@ def _actor(state: State, names: list[str]) -> str:
 def describe(referee: Referee, names: list[str], confirmed: set[int]) -> dict[str, Any]:
     """Everything but the clock (which changes every instant; see ``clock_json``)."""
     state = referee.state
-    placing = placing_events(referee)
+    placing = referee.placing_events()
     events = [event_json(e, confirmed) for e in referee.events[-EVENTS_SHOWN:]]
     try:
         legal = [str(a) for a in state.legal_actions()[:LEGAL_SHOWN]]

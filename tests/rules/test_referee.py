@@ -43,6 +43,16 @@ def test_undo_and_correct() -> None:
     assert [e.index for e in referee.events] == list(range(len(referee.events)))
 
 
+def test_placing_events_are_the_accepted_reports_that_put_each_die_where_it_lies() -> None:
+    referee = referee_after("roll blue1 yellow2 red3 red1")
+    first = referee.submit("place blue1 F-002:1", confidence=0.4)
+    second = referee.submit("place yellow2 F-002:2", confidence=0.8)
+    assert not referee.submit("place green1 F-002:3").accepted  # refused: no such die in the roll
+    assert referee.placing_events() == {("F-002", 1): first, ("F-002", 2): second}
+    referee.undo(second.index)
+    assert {k: e.action for k, e in referee.placing_events().items()} == {("F-002", 1): first.action}
+
+
 def test_an_action_made_before_the_last_reports_goes_in_among_them_by_its_time() -> None:
     clock = ManualClock()
     referee = Referee(GameConfig("fuse", 2), clock)
