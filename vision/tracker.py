@@ -548,9 +548,10 @@ class Tracker:
         ``die_lead`` readings: another die lies there now (one put on the chip's print, which was read as a die):
         the old one left, the new one arrived."""
         s = self.settings
+        if not track.votes.history or track.votes.history[-1][1] in (track.die, None):
+            return []  # read as committed (or missed) in this frame: nothing new (every frame, every chip)
         history = list(track.votes.history)
-        last_old = max((k for k, v in enumerate(history) if v[1] in (track.die, None)), default=-1)
-        run = history[last_old + 1:]
+        last_old, run = _read_otherwise(history, track.die)
         if len(run) < s.min_frames or obs.elapsed - run[0][0] < s.settle_s - 1e-6:
             return []
         vote = self._die_vote(run)
@@ -623,8 +624,7 @@ class Tracker:
         else picked up and rolled again, landing within reach of its old place)."""
         s = self.settings
         history = list(track.votes.history)
-        last_old = max((k for k, v in enumerate(history) if v[1] in (track.die, None)), default=-1)
-        run = history[last_old + 1:]  # sightings since the old face was last read (or the die last missed)
+        last_old, run = _read_otherwise(history, track.die)
         if len(run) < s.min_frames or not run or obs.elapsed - run[0][0] < max(s.settle_s, s.vanish_s) - 1e-6:
             return []  # a misread face for a frame or two is no new die: the old face must be gone a while
         vote = self._die_vote(run, self.settings.loose_lead)
@@ -659,6 +659,12 @@ class Tracker:
 
 _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}
 """Same-moment changes: what left before what arrived."""
+
+
+def _read_otherwise(history: list[tuple[float, object, float]], die: object) -> tuple[int, list]:
+    """Where ``die`` was last read (or missed) in ``history`` (-1: never), and the sightings since, all of another."""
+    last = max((k for k, v in enumerate(history) if v[1] in (die, None)), default=-1)
+    return last, history[last + 1:]
 
 
 def _read_as(votes: _Votes, die: str) -> float:
