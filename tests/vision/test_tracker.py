@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation
 from vision.tracker import Change, Tracker
 
@@ -213,26 +215,19 @@ def test_a_die_hidden_by_the_hand_that_stacks_the_next_one_keeps_its_chip() -> N
     assert kinds([c for c in gone if c.kind == "die-"]) == [("die-", "F-001", 2, "red5")]
 
 
-def test_a_die_of_other_colours_seen_where_a_die_lies_is_the_next_one_of_the_stack() -> None:
-    # with the bottom die hidden under it, the layout sees one die at the stack's place and gives it the bottom
-    # chip: a die of other colours there is the one on top
+@pytest.mark.parametrize(("top", "confidence", "on_top"), [
+    ("blue1", 0.9, True),  # of other colours: the next one of the stack
+    ("red6", 0.9, True),  # of its colours, its face read surely as another: red6 put on the red5
+    ("red6", 0.4, False),  # of its colours, read faintly: the red5's face misread
+])
+def test_a_die_seen_where_a_die_lies_on_a_stack_is_the_next_one_unless_it_is_that_die_misread(
+        top: str, confidence: float, on_top: bool) -> None:
+    # with the bottom die hidden under it, the layout sees one die at the stack's place and gives it the bottom chip
     table = (CARD, OTHER)
-    bottom, top = die("red5", 2, 150.0), die("blue1", 2, 150.0)
-    changes = run([(table, (bottom,))] * 6 + [(table, (top,))] * 18)
-    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
-        ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
-    faint = DieSeen("red6", die("red6", 2, 150.0).box, 0.4, ("F-001", 2))
-    misread = run([(table, (bottom,))] * 6 + [(table, (faint,))] * 18)  # its face misread, faintly
-    assert kinds([c for c in misread if c.kind.startswith("die")]) == [("die+", "F-001", 2, "red5")]
-
-
-def test_a_die_of_the_same_colour_read_surely_with_another_face_is_the_next_one_of_the_stack() -> None:
-    # red6 put on the red5 of a stack: one red die at the stack's place, its face read surely as another
-    table = (CARD, OTHER)
-    bottom, top = die("red5", 2, 150.0), die("red6", 2, 150.0)
-    changes = run([(table, (bottom,))] * 6 + [(table, (top,))] * 18)
-    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
-        ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "red6")]
+    bottom, seen = die("red5", 2, 150.0), DieSeen(top, die(top, 2, 150.0).box, confidence, ("F-001", 2))
+    changes = run([(table, (bottom,))] * 6 + [(table, (seen,))] * 18)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [("die+", "F-001", 2, "red5")] + (
+        [("die+", "F-001", 3, top)] if on_top else [])
 
 
 def test_a_die_read_surely_as_another_where_one_lies_replaces_it() -> None:
