@@ -23,8 +23,6 @@ on: on its chip, on another, loose; and loose dice put on a chip.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import sys
 import time
 from collections import Counter
@@ -33,6 +31,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.game import read_frames
 from vision.cards import FRONT_TYPES, TableLayout, assign_dice, chip_spots
 from vision.corners import find_corners
 from vision.detections import Detections
@@ -79,8 +78,6 @@ def score_dice_seen(dice: list[dict], seen: tuple, named: set, tally: Counter) -
 
 def chip_levels(games: list[Path], step: int) -> Counter:
     """``--levels`` (module docstring): the tally of truth dice on truth cards' chips, by level."""
-    from datasets.game import read_frames
-
     galleries: dict[str, Gallery] = {}
     tally: Counter = Counter()
     for game in games:
@@ -124,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     if len(args.game) != 1:
         parser.error("one game at a time (several only with --levels)")
     args.game = args.game[0]
-    data = json.loads(gzip.open(args.game / "frames.json.gz").read())
+    try:
+        data = read_frames(args.game)
+    except (OSError, ValueError) as error:
+        print(f"vision.measure_cards: {error}", file=sys.stderr)
+        return 2
     frames = data["frames"]
     edition = frames[0]["truth"].get("edition")
     gallery = Gallery.load(edition, enrolled=False)

@@ -19,7 +19,10 @@ def test_levels_count_the_sample_s_dice_on_their_chips(capsys: pytest.CaptureFix
     assert lines[-1].startswith("loose dice put on a chip: ")
 
 
-def test_a_game_without_frames_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--levels", str(tmp_path)]) == 2
+@pytest.mark.parametrize("levels", [["--levels"], []])
+def test_a_game_without_frames_is_one_line(levels: list[str], tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*levels, str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "has no frames.json" in err and err.count("\n") == 1
+
