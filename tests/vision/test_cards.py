@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cards import RETRIES_PER_FRAME, RETRY_FRAMES, TableLayout, assign_dice, chip_spots
+from vision.cards import COMPLETED_PER_FRAME, RETRIES_PER_FRAME, RETRY_FRAMES, TableLayout, assign_dice, chip_spots
 from vision.corners import find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
@@ -192,19 +192,31 @@ def test_a_card_box_at_the_frame_edge_needs_more_of_a_card_than_one_inside(sampl
 def test_unknown_cards_lying_still_are_read_again_in_turn_a_few_a_frame(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A table of cards the gallery cannot name (Countdown's deck over a FUSE table): each card is read when it
     turns up, then again after ``RETRY_FRAMES`` frames, but no more than ``RETRIES_PER_FRAME`` in one frame, the
-    longest unread first, so each is read again in turn."""
+    longest unread first, so each is read again in turn (the readings with a corner completed, one a frame, are
+    counted apart)."""
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     img, truth = sample[1]
     det = detections_of(truth)
     gallery = Gallery.load("countdown", enrolled=False)
     reads: list[list[tuple[int, int]]] = []
-    match = gallery.matcher.match
+    completed, completing = [0] * (RETRY_FRAMES + 20), []  # readings with a corner completed, per frame
+    match, match_completed = gallery.matcher.match, gallery.matcher.match_completed
 
     def counted(frame: np.ndarray, corners: np.ndarray):  # type: ignore[no-untyped-def]
-        reads[-1].append(tuple(np.round(np.mean(corners, 0)).astype(int)))
+        if not completing:
+            reads[-1].append(tuple(np.round(np.mean(corners, 0)).astype(int)))
         return match(frame, corners)
 
+    def completed_counted(frame: np.ndarray, corners: np.ndarray, k: int):  # type: ignore[no-untyped-def]
+        completed[len(reads) - 1] += 1
+        completing.append(k)
+        try:
+            return match_completed(frame, corners, k)
+        finally:
+            completing.pop()
+
     monkeypatch.setattr(gallery.matcher, "match", counted)
+    monkeypatch.setattr(gallery.matcher, "match_completed", completed_counted)
     layout = TableLayout(gallery, edition="fuse")
     for index in range(RETRY_FRAMES + 20):  # time to read each card again (the sample has fewer than 20)
         reads.append([])
@@ -216,6 +228,7 @@ def test_unknown_cards_lying_still_are_read_again_in_turn_a_few_a_frame(sample, 
     assert max(map(len, again)) == RETRIES_PER_FRAME
     in_turn = [card for frame in again[: -(-len(unknown) // RETRIES_PER_FRAME)] for card in frame]
     assert len(set(in_turn)) == len(in_turn) == len(unknown) and set(in_turn) <= set(reads[0])  # each once
+    assert 0 < max(completed) <= COMPLETED_PER_FRAME
 
 
 def test_chip_spots_follow_the_corners() -> None:
