@@ -311,7 +311,7 @@ class TableLayout:
     def _seen(self, frame: np.ndarray, kind: str, confidence: float, corners: np.ndarray,
               identity: Identity | None) -> CardSeen:
         """A card with these corners as the gallery's reading ``identity`` names it (or hints at it)."""
-        card_id, conf, chips, likely = None, float(confidence), (), None
+        card_id, conf, chips, likely, resembles = None, float(confidence), (), None, ()
         if identity is not None:
             if identity.card_id is not None:
                 card_id = identity.card_id
@@ -323,8 +323,10 @@ class TableLayout:
                 # explained well, only not told from its look-alikes: the closest is a hint, never a name
                 likely = identity.best
                 chips = chip_spots(self.gallery.notation(likely), corners)
+            if card_id is None and identity.seen >= MIN_SEEN:
+                resembles = identity.near
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
-        return CardSeen(pts, kind, card_id, round(conf, 3), chips, likely)  # type: ignore[arg-type]
+        return CardSeen(pts, kind, card_id, round(conf, 3), chips, likely, resembles)  # type: ignore[arg-type]
 
     def _complete_one(self, frame: np.ndarray, cards: list[CardSeen], known: list[_Known], index: int) -> None:
         """Unknown cards never named in their place whose outline is no parallelogram, read with a corner completed

@@ -274,6 +274,8 @@ class Interpreter(Resync):
         """Unknown card (``?N``) -> the card reported in its place (``_stand_in``)."""
         self._looks: dict[str, str] = {}
         """Unknown card -> the known card it looked most like when it turned up (``Change.likely``), if any."""
+        self._resembles: dict[str, tuple[str, ...]] = {}
+        """Unknown card -> the known cards it looked most like as it turned up, closest first (``Change.resembles``)."""
         self._back: dict[str, str] = {}
         """Unknown card -> the known card that had just left where it turned up (``_back_where_it_lay``)."""
         self._cards_at: dict[str, tuple[Point, float, float]] = {}

@@ -41,6 +41,9 @@ class CardSeen:
     likely: str | None = None
     """Unrecognised: the known card it looks most like (a twin of the right one, often the right one itself). A
     hint for the card reported meanwhile, never a claim: ``card_id`` stays None."""
+    resembles: tuple[str, ...] = ()
+    """Unrecognised, its face seen enough (``identify.MIN_SEEN``) but no card told from the rest: the known cards it
+    looks most like, closest first (``identify.Identity.near``). Only a stand-in's pick, never a claim."""
     instead_of: str | None = None
     """Unrecognised, where the card ``instead_of`` was named before and shown whole as other cards than it: another
     card put in its place (the row card taken in a defuse), not that card under a hand."""
@@ -93,6 +96,7 @@ class TableObservation:
                 confidence=c["confidence"],
                 chips=tuple(ChipSpot(s["chip"], tuple(s["centre"]), s["radius"], s["level"]) for s in c["chips"]),  # type: ignore[arg-type]
                 likely=c.get("likely"),
+                resembles=tuple(c.get("resembles", ())),
                 instead_of=c.get("instead_of"),
             )
             for c in data["cards"]

@@ -218,6 +218,7 @@ class Resync:
     _stand_ins: dict[str, str]
     _back: dict[str, str]
     _looks: dict[str, str]
+    _resembles: dict[str, tuple[str, ...]]
     _cards_at: dict[str, tuple[Point, float, float]]
     _doubt_until: float
     _landed: bool
@@ -759,8 +760,10 @@ class Resync:
             self._looks[change.card] = change.likely
             self._free_look(change, task, aside)
         # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
+        self._resembles[change.card] = change.resembles
         outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
-        outcomes.sort(key=lambda a: a.card != change.likely)  # the card it looked most like first, if it can come
+        # the card it looked most like first, if it can come, then the cards it resembles, closest first
+        outcomes.sort(key=lambda a: (a.card != change.likely, _place(change.resembles, a.card)))
         for outcome in outcomes:
             card, action = outcome.card, str(outcome)
             if card in self._seen_cards() or self.state.game.card(card).kind != change.type:
@@ -833,7 +836,8 @@ class Resync:
         game is ``wanted`` and takes what followed as before."""
         kind = self.state.game.card(self._stand_ins[unknown]).kind
         pools = [c for src in self.referee.state.sources.values() for c in src.pool]
-        for card in sorted(dict.fromkeys(pools), reverse=True):
+        resembles = self._resembles.get(unknown, ())
+        for card in sorted(sorted(dict.fromkeys(pools), reverse=True), key=lambda c: _place(resembles, c)):
             if card == not_card or card in self._seen_cards() or self.state.game.card(card).kind != kind:
                 continue
             if self._swap_stand_in(unknown, card, f"{why}: the stand-in is {card}", wanted):
@@ -987,3 +991,8 @@ def off_line(points: list[Point]) -> float:
     sxy = sum((p[0] - mx) * (p[1] - my) for p in points)
     angle = 0.5 * atan2(2 * sxy, sxx - syy)  # the line's direction
     return max(abs((p[1] - my) * cos(angle) - (p[0] - mx) * sin(angle)) for p in points)
+
+
+def _place(names: tuple[str, ...], name: str) -> int:
+    """Where ``name`` comes in ``names`` (after all of them if it is not there)."""
+    return names.index(name) if name in names else len(names)

@@ -21,6 +21,7 @@ die picked up and rolled again landing elsewhere is a new loose die, one landing
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from itertools import groupby
 from math import hypot
@@ -98,6 +99,9 @@ class Change:
     """``card+``/``card>``: the card's short side in pixels (0 when unknown)."""
     likely: str = ""
     """``card+`` of an unrecognised card: the known card it looked most like (``CardSeen.likely``), a hint only."""
+    resembles: tuple[str, ...] = ()
+    """``card+`` of an unrecognised card: the known cards it looked most like in its sightings, closest first
+    (``CardSeen.resembles``, ranked by their places summed), for a stand-in's pick."""
     brief: bool = False
     """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
     on_card: bool = False
@@ -356,7 +360,8 @@ class Tracker:
                 continue
             track.centre, track.size, track.last_seen = _centre(card), _short_side(card), obs.elapsed
             track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
-            track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre, card.likely), card.confidence)
+            track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre, card.likely, card.resembles),
+                            card.confidence)
 
     def _vote_chips(self, obs: TableObservation, judged: set[str], on: dict, disturbed: bool) -> None:
         for key, die in on.items():
@@ -451,7 +456,8 @@ class Tracker:
                     track.at, track.likely = track.centre, "" if ident or not likely else likely[0][0]
                     name = track.card_id or track.key
                     out.append(Change("card+", obs.frame, track.first[1], name, confidence=conf,
-                                      where=track.at, type=track.type, size=track.size, likely=track.likely))
+                                      where=track.at, type=track.type, size=track.size, likely=track.likely,
+                                      resembles=() if ident else _ranked(v[1][4] for v in recent)))  # type: ignore[index]
                 elif self._absent(track.votes, obs.elapsed):
                     del self.cards[key]  # a glimpse, never settled
                 continue
@@ -659,6 +665,15 @@ class Tracker:
 
 _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}
 """Same-moment changes: what left before what arrived."""
+
+
+def _ranked(lists: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    """Names ranked over several closest-first lists, each scoring 1 / its place in each (first 1, second 1/2 ...)."""
+    points: Counter[str] = Counter()
+    for names in lists:
+        for place, name in enumerate(names, 1):
+            points[name] += 1 / place
+    return tuple(name for name, _ in points.most_common())
 
 
 def _read_otherwise(history: list[tuple[float, object, float]], die: object) -> tuple[int, list]:
