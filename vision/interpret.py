@@ -276,6 +276,8 @@ class Interpreter(Resync):
         """Unknown card -> the known card it looked most like when it turned up (``Change.likely``), if any."""
         self._resembles: dict[str, tuple[str, ...]] = {}
         """Unknown card -> the known cards it looked most like as it turned up, closest first (``Change.resembles``)."""
+        self._turned_up: dict[str, float] = {}
+        """Card (or unknown card) -> when it first turned up (its first ``card+``)."""
         self._back: dict[str, str] = {}
         """Unknown card -> the known card that had just left where it turned up (``_back_where_it_lay``)."""
         self._cards_at: dict[str, tuple[Point, float, float]] = {}
@@ -324,6 +326,8 @@ class Interpreter(Resync):
         if not self._row_checked and self.state.phase not in ("deal", "reveal"):
             self._row_checked = True
             self._straighten_row()
+            for player in range(len(self.state.players)):
+                self._deal_in_order(player)
         self._expire(elapsed)
         self._rejudge(elapsed)
         self._tick(elapsed - self.settings.time_lag_s)

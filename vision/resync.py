@@ -219,6 +219,7 @@ class Resync:
     _back: dict[str, str]
     _looks: dict[str, str]
     _resembles: dict[str, tuple[str, ...]]
+    _turned_up: dict[str, float]
     _cards_at: dict[str, tuple[Point, float, float]]
     _doubt_until: float
     _landed: bool
@@ -266,6 +267,8 @@ class Resync:
                 same = [k for k in self._lying if k.die == c.die]
                 if same:
                     self._lying.remove(min(same, key=lambda k: dist(k.where, c.where)))
+            if c.kind == "card+":
+                self._turned_up.setdefault(c.card, c.elapsed)
             if c.kind in ("card+", "card>") and c.size:
                 self._cards_at[c.card] = (c.where, c.size, float("inf"))
             elif c.kind == "card-" and c.card in self._cards_at:
@@ -533,6 +536,41 @@ class Resync:
             if player is not None:
                 self.zones.relearn(player, self._laid[d][0], self._laid[r][0])
             self.zones.relearn("row", self._laid[r][0], where[d])
+
+    def _deal_in_order(self, player: int) -> None:
+        """Once the deal is over, the cards dealt to ``player`` are reported in the order they turned up, cards
+        turning up together (named in the same frame) from the player's left, as a hand is laid out: the deal went
+        by the order in which the layout named the cards, and ``_straighten_row`` put the row's cards it swapped in
+        the dealt cards' places. Not when a card's time is not known, nor when the order changes the hand or the
+        cards set aside (the starting-hand rule)."""
+        prefix = f"deal p{player + 1} "
+
+        def dealt(referee: Referee) -> list[Event]:
+            return [e for e in referee.events if not e.undone and e.action.startswith(prefix)]
+
+        cards = [e.action.removeprefix(prefix) for e in dealt(self.referee)]
+        unknown = {v: k for k, v in self._stand_ins.items()}
+        times = [self._turned_up.get(unknown.get(c, c)) for c in cards]
+        seat, centre = self.zones.players.get(player), self.zones.row
+        if None in times or seat is None or centre is None or not all(c in self._laid for c in cards):
+            return
+        left = (centre[1] - seat[1], seat[0] - centre[0])  # the player's facing direction turned to their left
+        key = {c: (t, -(self._laid[c][0][0] * left[0] + self._laid[c][0][1] * left[1])) for c, t in zip(cards, times)}
+        order = sorted(cards, key=key.__getitem__)
+        if order == cards:
+            return
+
+        def put_in_order(referee: Referee, correct: Callable[[int, str], object]) -> None:
+            for k, card in enumerate(order):
+                if (slot := dealt(referee)[k]).action != prefix + card:
+                    correct(slot.index, prefix + card)
+
+        trial = copy_of(self.referee)
+        put_in_order(trial, trial.correct)
+        if len(trial.violations) > len(self.referee.violations) or _hand(trial, player) != _hand(self.referee, player):
+            return
+        put_in_order(self.referee, lambda index, action: self.correct(index, action, "the deal in the order the cards "
+                                                                                      "turned up"))
 
     def _unreported_lying(self, row: list[str]) -> list[str]:
         """Named cards of the row's kinds lying on the table now that the game has not dealt or turned up."""
@@ -991,6 +1029,11 @@ def off_line(points: list[Point]) -> float:
     sxy = sum((p[0] - mx) * (p[1] - my) for p in points)
     angle = 0.5 * atan2(2 * sxy, sxx - syy)  # the line's direction
     return max(abs((p[1] - my) * cos(angle) - (p[0] - mx) * sin(angle)) for p in points)
+
+
+def _hand(referee: Referee, player: int) -> tuple[list[str], list[str]]:
+    """The cards ``player`` holds and the cards set aside, sorted."""
+    return sorted(c.id for c in referee.state.players[player].cards), sorted(referee.state.set_aside)
 
 
 def _place(names: tuple[str, ...], name: str) -> int:

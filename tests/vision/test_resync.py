@@ -4,6 +4,8 @@ or misread, it re-synchronises with the table, or asks, rather than flagging vio
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.clock import ManualClock
@@ -844,3 +846,33 @@ def test_a_spark_drawn_unseen_is_corrected_when_a_die_names_the_card_drawn() -> 
     actions = [e.action for e in referee.events[len(setup):] if not e.undone and e.accepted]
     assert actions[0] == "spark p1 S-G01" and "place red3 S-G01:1" in actions, actions
     assert referee.violations == []
+
+
+def test_an_unknown_card_gets_the_stand_in_it_looks_most_like_of_the_cards_that_can_come() -> None:
+    """p1's second card is unknown, not told from the cards it resembles (closest first): F-G21 lies in view and
+    F-G13 would break the starting hand, so the stand-in is the next of them, F-G07, not the deck's last card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [replace(c, resembles=("F-G21", "F-G13", "F-G07")) if c.card == "?1" else c
+            for c in DEAL_WITH_AN_UNKNOWN_CARD]
+    _run(interp, deal, 8.0)
+    assert [c.id for c in referee.state.players[0].cards] == ["F-G21", "F-G07"]
+    assert [c.id for c in referee.state.players[1].cards] == ["F-G28", "F-G04"]
+
+
+def test_cards_dealt_in_one_frame_are_reported_from_the_players_left() -> None:
+    """p2 sits at the top of the frame, facing down: its left is the frame's right. Its two cards are named in the
+    same frame, F-G28 (left in the frame) first; once the row is out the deal is reported F-G04, then F-G28, as
+    the hand lies from p2's left, and the game is the same."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
+    deal += [Change("card+", 24 + 6 * k, 4.0 + k, card, where=(200.0 + 120 * k, 350.0), type="bomb", size=80.0)
+             for k, card in enumerate(("F-011", "F-015", "F-009", "F-G07", "F-G06"))]
+    _run(interp, deal, 12.0)
+    deals = [e.action for e in referee.events if not e.undone and e.action.startswith("deal")]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G28"]
+    assert all(e.accepted for e in referee.events if not e.undone) and len(referee.state.row) == 5
