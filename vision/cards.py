@@ -5,8 +5,10 @@ corners (~1.5 ms) and identifying (~20 ms) a card is done once: while a card's b
 ``STILL_IOU`` with the box it was identified in) its corners, identity and chip spots are reused, so a settled
 table costs well under a millisecond per frame. An unknown card is retried every ``RETRY_FRAMES`` frames (a hand
 over it may have left), ``RETRIES_PER_FRAME`` cards a frame at most, and every frame where a card was named before
-in its place (see ``FORGET_FRAMES``). The readings of a card in its place vote on which way up it lies
-(``Turns``). Dice the locator is less sure of count only on chips (``ON_CHIP``).
+in its place (see ``FORGET_FRAMES``). An unknown card never named in its place whose outline is no parallelogram
+(a card over a neighbour of its colours) is also read with a corner completed, ``COMPLETED_PER_FRAME`` readings a
+frame. The readings of a card in its place vote on which way up it lies (``Turns``). Dice the locator is less sure
+of count only on chips (``ON_CHIP``).
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ RETRIES_PER_FRAME = 1
 that cannot be named (a deck not enrolled) costs a reading or so a frame, not one per card every ``RETRY_FRAMES``
 (live, where frames are skipped, several readings a frame)."""
 COMPLETED_PER_FRAME = 1
-"""Readings of unknown cards with a corner completed (``identify.SKEW``) in one frame at most, the cards' corners
-taking turns: all four for every such card in every frame, ``fuse-referee bench pipeline`` fell from 40-42 to
-26-27 frames/s."""
+"""Readings of unknown cards with a corner completed (``identify.SKEW``) in one frame at most, the cards read so
+the fewest times first (a card just turned up), a corner each time: all four for every such card in every frame,
+``fuse-referee bench pipeline`` fell from 40-42 to 26-27 frames/s; one a frame keeps 40 (what each gains in the
+games: vision/README.md, twenty-fifth session)."""
 FORGET_FRAMES = 60
 """A named card missing from the detections (a hand over it) is remembered this many frames. When a card shows
 in the place of a card named before and comes back unknown, it keeps that name if the gallery's closest card to
@@ -202,6 +205,8 @@ class _Known:
     """The card last named in this place (kept while it shows unknown: a hand or dice over it)."""
     turns: Turns | None = None
     """Which way up the card named in this place lies."""
+    completed: int = 0
+    """Readings with a corner completed made in this place (``_complete_one``): the fewest go first."""
 
 
 def quarter_turn(corners: Sequence[Point] | np.ndarray, reference: np.ndarray) -> int:
@@ -330,21 +335,20 @@ class TableLayout:
 
     def _complete_one(self, frame: np.ndarray, cards: list[CardSeen], known: list[_Known], index: int) -> None:
         """Unknown cards never named in their place whose outline is no parallelogram, read with a corner completed
-        (``COMPLETED_PER_FRAME`` readings, each card's corners taking turns by frame); a card named so is named in
-        its place from now on."""
-        cut = [(i, k) for i, (card, place) in enumerate(zip(cards, known)) for k in range(4)
+        (``COMPLETED_PER_FRAME`` readings, the cards read so the fewest times first, each card's corners in turn);
+        a card named so is named in its place from now on."""
+        cut = [i for i, (card, place) in enumerate(zip(cards, known))
                if card.card_id is None and place.name is None and card.type in FRONT_TYPES and skewed(card.corners)]
-        if not cut or not len(self.gallery):
+        if not len(self.gallery):
             return
-        start = index % len(cut)
-        for i, k in (cut[start:] + cut[:start])[:COMPLETED_PER_FRAME]:
-            if cards[i].card_id is not None:  # named by another of its corners
-                continue
-            identity = self.gallery.matcher.match_completed(frame, np.asarray(cards[i].corners, np.float32), k)
+        for i in sorted(cut, key=lambda i: known[i].completed)[:COMPLETED_PER_FRAME]:
+            corner = known[i].completed % 4
+            known[i] = replace(known[i], completed=known[i].completed + 1)
+            identity = self.gallery.matcher.match_completed(frame, np.asarray(cards[i].corners, np.float32), corner)
             if identity is not None:
                 seen = self._seen(frame, cards[i].type, cards[i].confidence, identity.corners, identity)
                 cards[i] = seen
-                known[i] = _Known(known[i].box, seen, index, index, seen, Turns(seen))
+                known[i] = _Known(known[i].box, seen, index, index, seen, Turns(seen), known[i].completed)
 
     def _turned(self, card: CardSeen, turns: Turns) -> CardSeen:
         """``card`` read the way up its place's vote says, its chip spots numbered that way."""
@@ -400,7 +404,7 @@ class TableLayout:
                 retry = 1 if name is not None else RETRY_FRAMES
                 if old.card.card_id is not None or index - old.frame < retry or i in deferred:
                     cards.append(old.card)
-                    known.append(_Known(old.box, old.card, old.frame, index, name, old.turns))
+                    known.append(_Known(old.box, old.card, old.frame, index, name, old.turns, old.completed))
                     continue
             found = self._identify(frame, box, kind, conf)
             if found is None:
@@ -423,7 +427,7 @@ class TableLayout:
                 if turns is not None:
                     name = self._turned(name, turns)
                 cards.append(name)
-                known.append(_Known(old.box, name, old.frame, index, name, turns))  # type: ignore[union-attr]
+                known.append(_Known(old.box, name, old.frame, index, name, turns, old.completed))  # type: ignore[union-attr]
                 continue
             if seen.card_id is not None and (turns is None or turns.card_id != seen.card_id):
                 turns = Turns(seen)
@@ -436,7 +440,8 @@ class TableLayout:
             # cost p4s205 30 events and s11 9, a card under dice often looking like another.)
             if name is not None and seen.likely and identity is not None and name.card_id not in identity.near:
                 name = None
-            known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name, turns))
+            known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name, turns,
+                                old.completed if old is not None else 0))
         self._complete_one(frame, cards, known, index)
         # a card named in this frame is nowhere else: a card slid on (dealt to the row) leaves no name behind
         # for the next card put in its old place to take
