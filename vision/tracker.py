@@ -101,7 +101,7 @@ class Change:
     """``card+`` of an unrecognised card: the known card it looked most like (``CardSeen.likely``), a hint only."""
     resembles: tuple[str, ...] = ()
     """``card+`` of an unrecognised card: the known cards it looked most like in its sightings, closest first
-    (``CardSeen.resembles``, ranked by their places summed), for a stand-in's pick."""
+    (``CardSeen.resembles`` ranked over the sightings, ``_ranked``), for a stand-in's pick."""
     brief: bool = False
     """``loose+`` only: seen for less than the settling time (a glimpse), already gone."""
     on_card: bool = False
