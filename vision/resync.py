@@ -569,8 +569,8 @@ class Resync:
         put_in_order(trial, trial.correct)
         if len(trial.violations) > len(self.referee.violations) or _hand(trial, player) != _hand(self.referee, player):
             return
-        put_in_order(self.referee, lambda index, action: self.correct(index, action, "the deal in the order the cards "
-                                                                                      "turned up"))
+        why = "the deal in the order the cards turned up"
+        put_in_order(self.referee, lambda index, action: self.correct(index, action, why))
 
     def _unreported_lying(self, row: list[str]) -> list[str]:
         """Named cards of the row's kinds lying on the table now that the game has not dealt or turned up."""
@@ -797,8 +797,8 @@ class Resync:
         if change.likely:
             self._looks[change.card] = change.likely
             self._free_look(change, task, aside)
-        # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
         self._resembles[change.card] = change.resembles
+        # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
         outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
         # the card it looked most like first, if it can come, then the cards it resembles, closest first
         outcomes.sort(key=lambda a: (a.card != change.likely, _place(change.resembles, a.card)))

@@ -669,11 +669,11 @@ _ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 
 
 def _ranked(lists: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
     """Names ranked over several closest-first lists, each scoring 1 / its place in each (first 1, second 1/2 ...)."""
-    points: Counter[str] = Counter()
+    points: dict[str, float] = {}
     for names in lists:
         for place, name in enumerate(names, 1):
-            points[name] += 1 / place
-    return tuple(name for name, _ in points.most_common())
+            points[name] = points.get(name, 0.0) + 1 / place
+    return tuple(sorted(points, key=lambda name: -points[name]))
 
 
 def _read_otherwise(history: list[tuple[float, object, float]], die: object) -> tuple[int, list]:

@@ -866,12 +866,13 @@ def test_cards_dealt_in_one_frame_are_reported_from_the_players_left() -> None:
     the hand lies from p2's left, and the game is the same."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 12, 2.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 18, 3.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
-            Change("card+", 18, 3.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
-    deal += [Change("card+", 24 + 6 * k, 4.0 + k, card, where=(200.0 + 120 * k, 350.0), type="bomb", size=80.0)
-             for k, card in enumerate(("F-011", "F-015", "F-009", "F-G07", "F-G06"))]
+    def bomb(card: str, at: float, x: float, y: float) -> Change:
+        return Change("card+", int(at * 6), at, card, where=(x, y), type="bomb", size=80.0)
+
+    deal = [bomb("F-G21", 1.0, 300, 600), bomb("F-G10", 2.0, 420, 600), bomb("F-G28", 3.0, 300, 100),
+            bomb("F-G04", 3.0, 420, 100)]
+    deal += [bomb(card, 4.0 + k, 200 + 120 * k, 350) for k, card in enumerate(("F-011", "F-015", "F-009", "F-G07",
+                                                                                 "F-G06"))]
     _run(interp, deal, 12.0)
     deals = [e.action for e in referee.events if not e.undone and e.action.startswith("deal")]
     assert deals == ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G28"]
