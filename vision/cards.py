@@ -337,10 +337,10 @@ class TableLayout:
         """Unknown cards never named in their place whose outline is no parallelogram, read with a corner completed
         (``COMPLETED_PER_FRAME`` readings, the cards read so the fewest times first, each card's corners in turn);
         a card named so is named in its place from now on."""
-        cut = [i for i, (card, place) in enumerate(zip(cards, known))
-               if card.card_id is None and place.name is None and card.type in FRONT_TYPES and skewed(card.corners)]
         if not len(self.gallery):
             return
+        cut = [i for i, (card, place) in enumerate(zip(cards, known))
+               if card.card_id is None and place.name is None and card.type in FRONT_TYPES and skewed(card.corners)]
         for i in sorted(cut, key=lambda i: known[i].completed)[:COMPLETED_PER_FRAME]:
             corner = known[i].completed % 4
             known[i] = replace(known[i], completed=known[i].completed + 1)

@@ -112,10 +112,10 @@ NUDGE = 16.0
 the card's edge moves the corner finder's corners by 4-10 px in a 180 px card (measured on the enrolment views:
 covered 15%, 16/60 right with 6, 29/60 with 16, none wrong either way)."""
 SKEW = 0.02
-SQUARED_SURE = 0.3
+COMPLETED_SURE = 0.3
 """A card's outline whose opposite sides are no parallelogram (one corner off by more than ``SKEW`` of a side: the
 card overlaps a neighbour of its colours, the pile of cards set aside at the deal, or its box cuts it) may be read
-again with a corner completed from the other three (``match_completed``); a card named so at ``SQUARED_SURE`` or
+again with a corner completed from the other three (``match_completed``); a card named so at ``COMPLETED_SURE`` or
 more is taken. ``python -m vision.measure_cards GAME --step 20`` on the 17 tune, probe2 and fresh games (7,265
 views, truth boxes), done for every unknown card: named right 5,366 -> 5,562, wrong 0 -> 0 (at 0.2: 5,580 right,
 one wrong at 0.23). The layout asks for one such reading a frame (``cards.COMPLETED_PER_FRAME``)."""
@@ -331,11 +331,11 @@ class Matcher:
 
     def match_completed(self, frame: np.ndarray, corners: np.ndarray, k: int) -> Identity | None:
         """The reading with corner ``k`` put where the other three make a parallelogram (for an outline that is
-        none, ``skewed``), if it names a card at ``SQUARED_SURE`` or more."""
+        none, ``skewed``), if it names a card at ``COMPLETED_SURE`` or more."""
         c = np.asarray(corners, np.float32).reshape(4, 2).copy()
         c[k] = c[k - 1] + c[(k + 1) % 4] - c[(k + 2) % 4]
         found = self.match(frame, c)
-        return found if found.card_id is not None and found.confidence >= SQUARED_SURE else None
+        return found if found.card_id is not None and found.confidence >= COMPLETED_SURE else None
 
     def match(self, frame: np.ndarray, corners: np.ndarray) -> Identity:
         """Best card over the four ways the corners may be read (long side first, either way up, or the other
