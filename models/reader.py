@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -315,6 +316,62 @@ def widen(state: dict, arch: str, seed: int = 0) -> dict:
     return new
 
 
+def one_cycle(progress: float, max_lr: float) -> float:
+    """The learning rate at ``progress`` (0..1) through a run: up from ``max_lr / 25`` to ``max_lr`` over the
+    first 30 %, then down to ``max_lr / 250000`` on cosines (torch's ``OneCycleLR`` shape). Given by progress,
+    not step, so that a run with a time budget anneals fully whenever the budget ends it."""
+    start, end = max_lr / 25, max_lr / 25 / 1e4
+    if progress < 0.3:
+        low, high, t = start, max_lr, progress / 0.3
+    else:
+        low, high, t = max_lr, end, min(1.0, (progress - 0.3) / 0.7)
+    return high + (low - high) * (1 + math.cos(math.pi * t)) / 2
+
+
+class _AugmentedBatches:
+    """A run's batches, epoch after epoch: each epoch shuffles the training crops with its own generator and
+    each batch is augmented with its own (seeded by run, epoch and batch), so that a run gives the same batches
+    whether they are augmented in this process or spread over workers."""
+
+    def __init__(
+        self, x: np.ndarray, top: np.ndarray, train: np.ndarray, batch: int, seed: int, scramble: float, epochs: int
+    ) -> None:
+        self.x, self.top, self.train, self.batch, self.seed, self.scramble = x, top, train, batch, seed, scramble
+        self.per_epoch, self.epochs = len(train) // batch, epochs
+        self._order: tuple[int, np.ndarray] | None = None
+
+    def __len__(self) -> int:
+        return self.epochs * self.per_epoch
+
+    def __getitem__(self, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        epoch, step = divmod(i, self.per_epoch)
+        if self._order is None or self._order[0] != epoch:
+            self._order = (epoch, np.random.default_rng((self.seed, epoch)).permutation(self.train))
+        idx = self._order[1][step * self.batch : (step + 1) * self.batch]
+        rng = np.random.default_rng((self.seed, epoch, step))
+        return (*augment(self.x[idx], self.top[idx], rng, self.scramble), idx)
+
+
+def _quiet_worker(_: int) -> None:
+    cv2.setNumThreads(1)  # each worker augments one batch; OpenCV's own threads would only contend
+
+
+def _training_device(name: str | None) -> str:
+    """``name`` checked, or the GPU if there is one, else the CPU; a device torch does not know or has not got
+    is a one-line ``ModelsError``."""
+    import torch
+
+    if name is None:
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    try:
+        kind = torch.device(name).type
+    except RuntimeError:
+        raise ModelsError(f"unknown torch device {name!r}: expected cpu, cuda or cuda:N") from None
+    if kind == "cuda" and not torch.cuda.is_available():
+        raise ModelsError(f"no GPU for device {name!r} on this machine: train with --device cpu")
+    return name
+
+
 def train_reader(
     crops: str | Path | list[str | Path],
     *,
@@ -328,13 +385,20 @@ def train_reader(
     max_lr: float = 3e-3,
     scramble: float = 0.0,
     arch: str | None = None,
+    device: str | None = None,
+    workers: int = 0,
+    minutes: float | None = None,
 ) -> dict:
     """Train on one or more ``.npz`` files of crops; writes ``OUT/reader.pt`` (best on the held-back share) and
-    ``OUT/log.json``."""
+    ``OUT/log.json``. ``device`` is a torch device (default: the GPU if there is one); ``workers`` processes
+    augment the batches (0: this one); ``minutes`` ends the run on time, the learning rate annealed by then."""
     import torch
 
     if threads:
         torch.set_num_threads(threads)
+    device = _training_device(device)
+    if workers < 0 or (minutes is not None and minutes <= 0):
+        raise ModelsError(f"workers must be 0 or more and minutes more than 0 (got {workers} and {minutes})")
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     checkpoint = load_checkpoint(init) if init is not None else None  # a bad --init fails before the crops load
@@ -351,47 +415,61 @@ def train_reader(
         if checkpoint["arch"] != arch:
             checkpoint = {**checkpoint, "state": widen(checkpoint["state"], arch, seed)}
         _load_init(net, checkpoint, colours)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=max_lr, weight_decay=1e-4)
-    steps = epochs * (len(train) // batch)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=max_lr, total_steps=max(steps, 1))
+    net.to(device)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=one_cycle(0, max_lr), weight_decay=1e-4)
+    per_epoch = len(train) // batch
+    steps = max(1, epochs * per_epoch)
     loss_fn = torch.nn.CrossEntropyLoss(label_smoothing=0.05)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    val_x = torch.from_numpy(x[val].transpose(0, 3, 1, 2).astype(np.float32) / 255.0)
+    val_x = torch.from_numpy(x[val].transpose(0, 3, 1, 2).astype(np.float32) / 255.0).to(device)
+    colour_all, face_all = torch.from_numpy(colour).to(device), torch.from_numpy(face).to(device)
     log: list[dict] = []
     best = -1.0
+    began, done, progress = time.time(), 0, 0.0
+    # spawned, not forked: a fork of a process whose OpenCV or OpenMP threads have run can hang in the child
+    loader = torch.utils.data.DataLoader(
+        _AugmentedBatches(x, top, train, batch, seed, scramble, epochs),
+        batch_size=None,
+        num_workers=workers,
+        worker_init_fn=_quiet_worker,
+        multiprocessing_context="spawn" if workers else None,
+    )
+    batches = iter(loader)
     for epoch in range(epochs):
         net.train()
-        start, total = time.time(), 0.0
-        perm = rng.permutation(train)
-        for step in range(len(train) // batch):
-            idx = perm[step * batch : (step + 1) * batch]
-            inputs, tops, colour_known = augment(x[idx], top[idx], rng, scramble)
-            colour_logits, face_logits, top_guess = net(torch.from_numpy(inputs))
-            known = torch.from_numpy(colour_known)
-            colour_target = torch.from_numpy(colour[idx][colour_known])
-            colour_loss = loss_fn(colour_logits[known], colour_target) if known.any() else 0
+        start, total, trained = time.time(), 0.0, 0
+        for step in range(per_epoch):
+            progress = max(done / steps, (time.time() - began) / (60 * minutes) if minutes else 0.0)
+            if progress >= 1:
+                break
+            for group in optimiser.param_groups:
+                group["lr"] = one_cycle(progress, max_lr)
+            inputs, tops, known, idx = (t.to(device, non_blocking=True) for t in next(batches))
+            colour_logits, face_logits, top_guess = net(inputs)
+            colour_loss = loss_fn(colour_logits[known], colour_all[idx][known]) if bool(known.any()) else 0
             loss = (
                 colour_loss
-                + loss_fn(face_logits, torch.from_numpy(face[idx]))
-                + 4 * torch.nn.functional.smooth_l1_loss(top_guess, torch.from_numpy(tops), beta=0.05)
+                + loss_fn(face_logits, face_all[idx])
+                + 4 * torch.nn.functional.smooth_l1_loss(top_guess, tops, beta=0.05)
             )
             optimiser.zero_grad()
             loss.backward()
             optimiser.step()
-            schedule.step()
+            done, trained = done + 1, trained + 1
             total += float(loss.detach())
             if step % 200 == 199:
-                per_epoch = len(train) // batch
                 print(f"epoch {epoch + 1} step {step + 1}/{per_epoch} {time.time() - start:.0f} s", flush=True)
+        if not trained:  # the budget ran out between epochs
+            break
         net.eval()
         with torch.no_grad():
-            colour_logits, face_logits, _ = net(val_x)
-        colour_acc = float((colour_logits.argmax(1).numpy() == colour[val]).mean())
-        face_acc = float((face_logits.argmax(1).numpy() == face[val]).mean())
+            guesses = [net(chunk) for chunk in val_x.split(4096)]
+        colour_acc = float((torch.cat([g[0] for g in guesses]).argmax(1) == colour_all[val]).float().mean())
+        face_acc = float((torch.cat([g[1] for g in guesses]).argmax(1) == face_all[val]).float().mean())
         entry = {
             "epoch": epoch + 1,
-            "loss": total / max(1, len(train) // batch),
+            "loss": total / trained,
             "colour_acc": colour_acc,
             "face_acc": face_acc,
             "seconds": round(time.time() - start, 1),
@@ -400,7 +478,10 @@ def train_reader(
         print(json.dumps(entry), flush=True)
         if colour_acc * face_acc > best:
             best = colour_acc * face_acc
-            torch.save({"state": net.state_dict(), "colours": colours, "crop": CROP, "arch": arch}, out / "reader.pt")
+            state = {k: v.cpu() for k, v in net.state_dict().items()}
+            torch.save({"state": state, "colours": colours, "crop": CROP, "arch": arch}, out / "reader.pt")
+        if progress >= 1:
+            break
     record = {
         "crops": [str(f) for f in files],
         "init": str(init) if init else None,
@@ -410,8 +491,10 @@ def train_reader(
         "train": len(train),
         "val": len(val),
         "epochs": epochs,
+        "minutes": minutes,
         "batch": batch,
         "seed": seed,
+        "device": str(device),
         "log": log,
     }
     (out / "log.json").write_text(json.dumps(record, indent=2) + "\n")
@@ -478,6 +561,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--init", default=None, help="continue from this reader.pt")
     fit.add_argument("--max-lr", type=float, default=3e-3)
     fit.add_argument("--scramble", type=float, default=0.0, help="share of crops with shuffled colour channels")
+    fit.add_argument("--device", default=None, help="torch device (default: cuda if there is one, else cpu)")
+    fit.add_argument("--workers", type=int, default=0, help="processes that augment batches (default 0: this one)")
+    fit.add_argument("--minutes", type=float, default=None, help="end the run after this long, annealed by then")
     fit.add_argument(
         "--arch", choices=tuple(ARCHITECTURES), help=f"size (default: --init's, else {DEFAULT_ARCH}; --init widens)"
     )
@@ -502,6 +588,9 @@ def main(argv: list[str] | None = None) -> int:
                 max_lr=args.max_lr,
                 scramble=args.scramble,
                 arch=args.arch,
+                device=args.device,
+                workers=args.workers,
+                minutes=args.minutes,
             )
         else:
             print(export_reader(args.weights, args.out))

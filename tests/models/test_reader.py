@@ -94,3 +94,46 @@ def test_a_missing_or_foreign_checkpoint_is_a_clear_error(tmp_path: Path) -> Non
     foreign.write_text("not a checkpoint")
     with pytest.raises(ModelsError, match="cannot read a reader checkpoint from .*foreign.pt"):
         export_reader(foreign, tmp_path / "out.onnx")
+
+
+def test_a_run_augmented_by_workers_is_the_run_augmented_in_process(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="training needs torch")
+    from models.reader import load_checkpoint, train_reader
+
+    crops = tmp_path / "sample.npz"
+    make_crops(SAMPLE, crops, jitters=1, step=80)
+    shipped = SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt"
+    runs = [
+        train_reader(crops, epochs=2, batch=8, init=shipped, workers=workers, device="cpu", out=tmp_path / str(workers))
+        for workers in (0, 2)
+    ]
+    assert runs[0]["log"][-1]["loss"] == pytest.approx(runs[1]["log"][-1]["loss"], rel=1e-5)
+    states = [load_checkpoint(tmp_path / str(workers) / "reader.pt")["state"] for workers in (0, 2)]
+    assert all(torch.allclose(states[0][k].float(), states[1][k].float(), atol=1e-5) for k in states[0])
+
+
+def test_a_time_budget_ends_a_run_with_its_learning_rate_annealed(tmp_path: Path) -> None:
+    pytest.importorskip("torch", reason="training needs torch")
+    from models.reader import one_cycle, train_reader
+
+    assert one_cycle(0, 1e-3) == pytest.approx(1e-3 / 25) and one_cycle(0.3, 1e-3) == pytest.approx(1e-3)
+    assert one_cycle(1, 1e-3) == pytest.approx(1e-3 / 25 / 1e4) and one_cycle(0.65, 1e-3) < 1e-3
+    crops = tmp_path / "sample.npz"
+    make_crops(SAMPLE, crops, jitters=1, step=80)
+    run = train_reader(crops, epochs=10_000, batch=8, minutes=0.02, device="cpu", out=tmp_path / "run")
+    assert 1 <= len(run["log"]) < 10_000 and (tmp_path / "run" / "reader.pt").exists()
+
+
+def test_a_bad_device_worker_count_or_budget_is_a_clear_error(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="training needs torch")
+    from models.reader import train_reader
+
+    with pytest.raises(ModelsError, match="unknown torch device 'abacus'"):
+        train_reader(tmp_path / "crops.npz", device="abacus", out=tmp_path / "run")
+    if not torch.cuda.is_available():
+        with pytest.raises(ModelsError, match="no GPU for device 'cuda' on this machine"):
+            train_reader(tmp_path / "crops.npz", device="cuda", out=tmp_path / "run")
+    with pytest.raises(ModelsError, match=r"workers must be 0 or more and minutes more than 0 \(got -1 and None\)"):
+        train_reader(tmp_path / "crops.npz", workers=-1, device="cpu", out=tmp_path / "run")
+    with pytest.raises(ModelsError, match=r"\(got 0 and 0\)"):
+        train_reader(tmp_path / "crops.npz", minutes=0, device="cpu", out=tmp_path / "run")
