@@ -75,6 +75,9 @@ from rules.referee import Event, Referee
 from vision.observation import Point, colours
 from vision.tracker import Change
 
+Correct = Callable[[int, str], object]
+"""A way to correct a report of a game: ``(report index, corrected action)``."""
+
 if TYPE_CHECKING:
     from collections import deque
 
@@ -525,13 +528,13 @@ class Resync:
         fixes = [(f"deal p{player + 1} {d}", f"deal p{player + 1} {r}") for d, r in zip(dealt, shown)
                  if player is not None]
         fixes += [(f"reveal {r}", f"reveal {d}") for d, r in zip(dealt, shown)]
-        trial = copy_of(self.referee)
-        for old, new in fixes:
-            trial.correct(_report_index(trial, old), new)
-        if len(trial.violations) > len(self.referee.violations):
+
+        def fix(referee: Referee, correct: Correct) -> None:
+            for old, new in fixes:
+                correct(_report_index(referee, old), new)
+
+        if not self._correct_if(fix, "the row's cards lie in a line", self._no_new_violation):
             return
-        for old, new in fixes:
-            self.correct(_report_index(self.referee, old), new, "the row's cards lie in a line")
         for d, r in zip(dealt, shown):
             if player is not None:
                 self.zones.relearn(player, self._laid[d][0], self._laid[r][0])
@@ -560,17 +563,15 @@ class Resync:
         if order == cards:
             return
 
-        def put_in_order(referee: Referee, correct: Callable[[int, str], object]) -> None:
+        def put_in_order(referee: Referee, correct: Correct) -> None:
             for k, card in enumerate(order):
                 if (slot := dealt(referee)[k]).action != prefix + card:
                     correct(slot.index, prefix + card)
 
-        trial = copy_of(self.referee)
-        put_in_order(trial, trial.correct)
-        if len(trial.violations) > len(self.referee.violations) or _hand(trial, player) != _hand(self.referee, player):
-            return
-        why = "the deal in the order the cards turned up"
-        put_in_order(self.referee, lambda index, action: self.correct(index, action, why))
+        def same_hand(trial: Referee) -> bool:
+            return self._no_new_violation(trial) and _hand(trial, player) == _hand(self.referee, player)
+
+        self._correct_if(put_in_order, "the deal in the order the cards turned up", same_hand)
 
     def _unreported_lying(self, row: list[str]) -> list[str]:
         """Named cards of the row's kinds lying on the table now that the game has not dealt or turned up."""
@@ -934,12 +935,22 @@ class Resync:
         if event is None:
             return False
         action = " ".join([*event.action.split()[:-1], card])
+        return self._correct_if(lambda _, correct: correct(event.index, action), why,
+                                lambda trial: _kept(self.referee, trial, event.index) and wanted(trial))
+
+    def _correct_if(self, corrections: Callable[[Referee, Correct], None], why: str,
+                    keeps: Callable[[Referee], bool]) -> bool:
+        """``corrections`` (given a referee and its way to correct a report) made on a copy of the game first, then,
+        if the copy ``keeps`` what it should, on the game itself."""
         trial = copy_of(self.referee)
-        trial.correct(event.index, action)
-        if not _kept(self.referee, trial, event.index) or not wanted(trial):
+        corrections(trial, trial.correct)
+        if not keeps(trial):
             return False
-        self.correct(event.index, action, why)
+        corrections(self.referee, lambda index, action: self.correct(index, action, why))
         return True
+
+    def _no_new_violation(self, trial: Referee) -> bool:
+        return len(trial.violations) <= len(self.referee.violations)
 
     def _may_place(self, change: Change) -> bool:
         """Whether a loose die may be a die of the roll being distributed (else a die on a card is a roll landing
