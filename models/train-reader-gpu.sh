@@ -3,7 +3,8 @@
 # on every core until RENDER_MIN minutes have passed (2 of 3 shards in the `varied` style, 1 in `default`;
 # seeds 1000 and up, never an evaluation seed), cut each shard's dice into crops (each readable die twice), then
 # train from the shipped reader for TRAIN_MIN minutes (the learning rate annealed by then), augmenting on all
-# cores but one. Writes OUT/reader.pt, OUT/log.json and OUT/render.log.
+# cores but one, to a peak learning rate of MAX_LR (default 2e-3). Writes OUT/reader.pt, OUT/log.json and
+# OUT/render.log.
 # Usage: bash models/train-reader-gpu.sh OUT RENDER_MIN TRAIN_MIN [WORK]
 set -euo pipefail
 out=${1:?usage: train-reader-gpu.sh OUT RENDER_MIN TRAIN_MIN [WORK]} render_min=${2:?} train_min=${3:?}
@@ -27,4 +28,4 @@ for w in $(seq 0 $((cores - 1))); do shard "$w" >>"$out/render.log" 2>&1 & done
 wait
 echo "rendered $(ls "$work"/*.npz | wc -l) shards" | tee -a "$out/render.log"
 $py -m models.reader train "$work"/*.npz --init models/checkpoints/die-reader.pt --epochs 1000 \
-  --minutes "$train_min" --batch 512 --max-lr 2e-3 --scramble 0.25 --workers $((cores - 1)) --out "$out"
+  --minutes "$train_min" --batch 512 --max-lr "${MAX_LR:-2e-3}" --scramble 0.25 --workers $((cores - 1)) --out "$out"
