@@ -122,8 +122,9 @@ def _game_views(folder: Path, meta: dict, step: int) -> Iterator[tuple[np.ndarra
         capture.release()
 
 
-def score_reader(model: str | Path, crops: str | Path) -> dict:
-    """Colour, face and both-right accuracy of an exported reader on an ``.npz`` of crops (read as cut)."""
+def score_reader(model: str | Path, crops: str | Path | list[str | Path]) -> dict:
+    """Colour, face and both-right accuracy of an exported reader on one or more ``.npz`` files of crops (read as
+    cut)."""
     from vision.errors import DetectorError
     from vision.reader import DieReader
 
@@ -131,7 +132,7 @@ def score_reader(model: str | Path, crops: str | Path) -> dict:
         reader = DieReader(model)
     except DetectorError as error:
         raise ModelsError(str(error)) from None
-    part = load_crops(crops)
+    part = load_crop_sets(crops)
     read = [reader.read_crops(part["crops"][start : start + 512]) for start in range(0, len(part["crops"]), 512)]
     names = list(reader_colours())
     colour = np.array([names.index(reader.colours[i]) for i in np.concatenate([c for c, _ in read]).argmax(1)])
@@ -152,6 +153,12 @@ def load_crops(path: str | Path) -> dict[str, np.ndarray]:
             return {key: part[key] for key in ("crops", "colour", "face", "top")}
     except (OSError, ValueError, KeyError) as error:
         raise ModelsError(f"cannot read crops from {str(path)!r}: {error}") from None
+
+
+def load_crop_sets(crops: str | Path | list[str | Path]) -> dict[str, np.ndarray]:
+    """One or more crop files (``load_crops``) as one set."""
+    parts = [load_crops(f) for f in ([crops] if isinstance(crops, (str, Path)) else crops)]
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
 ARCHITECTURES: dict[str, tuple[int, int, int, int]] = {
@@ -403,8 +410,8 @@ def train_reader(
     rng = np.random.default_rng(seed)
     checkpoint = load_checkpoint(init) if init is not None else None  # a bad --init fails before the crops load
     files = [crops] if isinstance(crops, (str, Path)) else list(crops)
-    parts = [load_crops(f) for f in files]
-    x, colour, face, top = (np.concatenate([p[k] for p in parts]) for k in ("crops", "colour", "face", "top"))
+    sets = load_crop_sets(files)
+    x, colour, face, top = (sets[key] for key in ("crops", "colour", "face", "top"))
     order = rng.permutation(len(x))
     n_val = max(1, int(len(x) * val_share))
     val, train = order[:n_val], order[n_val:]
@@ -550,7 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     crops.add_argument("--step", type=int, default=3, help="a game's every STEP-th frame (default 3)")
     score = sub.add_parser("score", help="colour and face accuracy of an exported reader on crops")
     score.add_argument("model")
-    score.add_argument("crops")
+    score.add_argument("crops", nargs="+", help="one or more .npz files of crops, scored as one set")
     fit = sub.add_parser("train", help="train the reader on crops")
     fit.add_argument("crops", nargs="+", help="one or more .npz files of crops")
     fit.add_argument("--epochs", type=int, default=12)

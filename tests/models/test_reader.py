@@ -23,6 +23,8 @@ def test_crops_from_a_rendered_game_carry_its_truth_and_the_shipped_reader_reads
     assert set(crops["colour"]) <= set(range(len(reader_colours()))) and set(crops["face"]) <= set(range(6))
     scores = score_reader(SAMPLE.parents[1] / "models" / "die-reader.onnx", out)
     assert scores["crops"] == made["crops"] and scores["both_acc"] >= 0.9  # the sample's dice are clear
+    twice = score_reader(SAMPLE.parents[1] / "models" / "die-reader.onnx", [out, out])
+    assert twice == {**scores, "crops": 2 * made["crops"]}
 
 
 def test_a_folder_that_is_neither_a_dataset_nor_a_game_is_a_clear_error(tmp_path: Path) -> None:
