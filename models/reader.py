@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import time
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -359,8 +361,34 @@ class _AugmentedBatches:
         return (*augment(self.x[idx], self.top[idx], rng, self.scramble), idx)
 
 
-def _quiet_worker(_: int) -> None:
+def _augmented(batches: _AugmentedBatches, workers: int) -> Iterator[tuple[np.ndarray, ...]]:
+    """``batches`` in order, augmented in this process or, with ``workers``, in that many spawned processes (not
+    forked: a fork of a process whose OpenCV or OpenMP threads have run can hang in the child), a few batches
+    ahead of the one taken; the processes end when the batches are no longer wanted."""
+    if not workers:
+        yield from (batches[i] for i in range(len(batches)))
+        return
+    with multiprocessing.get_context("spawn").Pool(workers, _hold, (batches,)) as pool:
+        ahead: deque[Any] = deque()
+        for i in range(len(batches)):
+            ahead.append(pool.apply_async(_held_batch, (i,)))
+            if len(ahead) > 2 * workers:
+                yield ahead.popleft().get()
+        while ahead:
+            yield ahead.popleft().get()
+
+
+_HELD: list[_AugmentedBatches] = []
+"""A worker's batches, handed over once when it starts (not with every batch asked for)."""
+
+
+def _hold(batches: _AugmentedBatches) -> None:
     cv2.setNumThreads(1)  # each worker augments one batch; OpenCV's own threads would only contend
+    _HELD[:] = [batches]
+
+
+def _held_batch(i: int) -> tuple[np.ndarray, ...]:
+    return _HELD[0][i]
 
 
 def _training_device(name: str | None) -> str:
@@ -434,15 +462,7 @@ def train_reader(
     log: list[dict] = []
     best = -1.0
     began, done, progress = time.time(), 0, 0.0
-    # spawned, not forked: a fork of a process whose OpenCV or OpenMP threads have run can hang in the child
-    loader = torch.utils.data.DataLoader(
-        _AugmentedBatches(x, top, train, batch, seed, scramble, epochs),
-        batch_size=None,
-        num_workers=workers,
-        worker_init_fn=_quiet_worker,
-        multiprocessing_context="spawn" if workers else None,
-    )
-    batches = iter(loader)
+    batches = _augmented(_AugmentedBatches(x, top, train, batch, seed, scramble, epochs), workers)
     for epoch in range(epochs):
         net.train()
         start, total, trained = time.time(), 0.0, 0
@@ -452,7 +472,7 @@ def train_reader(
                 break
             for group in optimiser.param_groups:
                 group["lr"] = one_cycle(progress, max_lr)
-            inputs, tops, known, idx = (t.to(device, non_blocking=True) for t in next(batches))
+            inputs, tops, known, idx = (torch.from_numpy(a).to(device) for a in next(batches))
             colour_logits, face_logits, top_guess = net(inputs)
             colour_loss = loss_fn(colour_logits[known], colour_all[idx][known]) if bool(known.any()) else 0
             loss = (
@@ -489,6 +509,7 @@ def train_reader(
             torch.save({"state": state, "colours": colours, "crop": CROP, "arch": arch}, out / "reader.pt")
         if progress >= 1:
             break
+    batches.close()  # (ends the workers of a run cut short)
     record = {
         "crops": [str(f) for f in files],
         "init": str(init) if init else None,
