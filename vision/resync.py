@@ -875,8 +875,10 @@ class Resync:
         game is ``wanted`` and takes what followed as before."""
         kind = self.state.game.card(self._stand_ins[unknown]).kind
         pools = [c for src in self.referee.state.sources.values() for c in src.pool]
+        candidates = sorted(dict.fromkeys(pools), reverse=True)
         resembles = self._resembles.get(unknown, ())
-        for card in sorted(sorted(dict.fromkeys(pools), reverse=True), key=lambda c: _place(resembles, c)):
+        candidates.sort(key=lambda c: _place(resembles, c))  # the cards it resembles first, closest first
+        for card in candidates:
             if card == not_card or card in self._seen_cards() or self.state.game.card(card).kind != kind:
                 continue
             if self._swap_stand_in(unknown, card, f"{why}: the stand-in is {card}", wanted):
