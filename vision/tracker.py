@@ -4,10 +4,11 @@ per frame, and the changes to it (``Change``) the interpreter turns into game ac
 A single frame is never believed on its own. Something new is committed after it has been seen for
 ``settle_s`` seconds (and ``min_frames`` frames), with the value most frames agreed on (a die's face or a card's
 identity flickering for a frame does not win the vote; a die's face must lead the next by ``die_lead`` readings,
-``loose_lead`` for a loose die, or by one when the die is hidden or taken before that); something is committed
-gone only after it has been missing for ``vanish_s`` seconds in frames that could have seen it. A hand over the
-table hides many things at once: a frame in which ``burst`` or more committed things are missing is a disturbed
-frame, and absence seen in it counts for nothing (for at most ``max_suspend_s``: a long-lasting change is real).
+``loose_lead`` for a loose die, or by one when the die is hidden or taken before that; a die on a chip once the
+latest frame reads it so too); something is committed gone only after it has been missing for ``vanish_s``
+seconds in frames that could have seen it. A hand over the table hides many things at once: a frame in which
+``burst`` or more committed things are missing is a disturbed frame, and absence seen in it counts for nothing
+(for at most ``max_suspend_s``: a long-lasting change is real).
 A chip's die is only judged while its card is seen with its chips known (``observation.chip_names``), and a die
 covered by the next die of a stack keeps its chip (seen covered, it is there: missing while the hand that stacked
 the next die hid it is no absence); a die of other colours read where a die lies, on a card that stacks a chip
@@ -529,6 +530,8 @@ class Tracker:
                 run = track.votes.run(first)  # the whole run of sightings votes on the die
                 if self._present(track.votes, obs.elapsed) is not None:
                     vote = self._die_vote(run)
+                    if vote is not None and run[-1][1] != vote[0]:
+                        continue  # read otherwise now: the first readings were the hand that put it down
                 elif run and run[-1][1] is None:  # the run was cut short (a hand, the card taken away)
                     vote = self._cut_short([v for v in run if v[1] is not None])
                     track.first = None  # judged once

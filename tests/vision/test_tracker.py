@@ -203,6 +203,13 @@ def test_a_face_misread_in_two_of_the_first_readings_does_not_win() -> None:
     assert [(c.die, c.elapsed) for c in changes] == [("black6", 0.0)]
 
 
+def test_a_die_read_otherwise_once_the_hand_that_put_it_down_left_is_what_lies_there() -> None:
+    table = (CARD, OTHER)
+    reads = ["green3"] * 3 + ["blue4"] * 9  # the fingers over the chip read as a die, then the die itself
+    changes = [c for c in run([(table, ())] * 6 + [(table, (die(r, 1),)) for r in reads]) if c.kind == "die+"]
+    assert [c.die for c in changes] == ["blue4"]
+
+
 def test_a_die_hidden_by_the_hand_that_stacks_the_next_one_keeps_its_chip() -> None:
     # the hand over the stack hides the bottom die for a second (the card stays in sight), then the die it put
     # on top is seen: the bottom die never left (it cannot leave from under another)
