@@ -54,7 +54,8 @@ class TrackerSettings:
     """A die read at least this surely (the interpreter's ``sure_face``) as another die than the one committed on
     its chip is another die: on a stack's chip, with the colours of the one there, the next die of the stack put on
     top (black3 on black1, ``_on_top``); elsewhere, a die that replaced it, one put on the chip's print that was
-    read as a die (``_reread``). Read less surely, the die there is misread. Every set (``python -m vision.evaluate
+    read as a die (``_reread``; also read less surely, but twice as surely as the die committed there, which the
+    detector barely believed). Read less surely, the die there is misread. Every set (``python -m vision.evaluate
     DIR/* --cache runs/cache``, twenty-fourth session, vision/README.md): on top, unseen3 377 -> 379 events, unseen4
     222 -> 233; replaced, probe 346 -> 352, unseen5 307 -> 341, unseen4 233 -> 229; no false violation. Any other
     face lifted, whatever its confidence (a lower die's misread face then lands on the chip above): fresh -5,
@@ -564,8 +565,8 @@ class Tracker:
         if len(run) < s.min_frames or obs.elapsed - run[0][0] < s.settle_s - 1e-6:
             return []
         vote = self._die_vote(run)
-        if vote is None or vote[1] < s.sure_top:
-            return []
+        if vote is None or vote[1] < min(s.sure_top, 2 * _read_as(track.votes, track.die)):
+            return []  # a die committed on faint readings gives way to one read twice as surely
         old, track.die = track.die, str(vote[0])
         spot, since = self._spot(card, chip), next(v[0] for v in run if v[1] == vote[0])
         return [Change("die-", obs.frame, history[last_old][0] if last_old >= 0 else since, card, chip, old,

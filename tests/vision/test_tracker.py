@@ -248,6 +248,10 @@ def test_a_die_read_surely_as_another_where_one_lies_replaces_it() -> None:
     faint = DieSeen("red2", put.box, 0.4, ("F-001", 1))
     changes = run([(table, (printed,))] * 6 + [(table, (faint,))] * 12)
     assert kinds([c for c in changes if c.kind.startswith("die")]) == [("die+", "F-001", 1, "red5")]
+    # a print the detector barely believed (0.15) gives way to a die read twice as surely
+    barely = DieSeen("red5", put.box, 0.15, ("F-001", 1))
+    changes = run([(table, (barely,))] * 6 + [(table, (faint,))] * 12)
+    assert kinds([c for c in changes if c.kind.startswith("die")])[-1] == ("die+", "F-001", 1, "red2")
 
 
 def test_readings_the_detector_barely_believes_are_no_die() -> None:
