@@ -236,6 +236,9 @@ class Interpreter(Resync):
         self.players_of: dict[int, int] = {}
         """Event index of a refused placement -> the player (0-based) holding its card then (defused by the end,
         the card is no one's)."""
+        self._reread_on_chips: list[Change] = []
+        """Dice of the game read surely as other dice where they lie (the ``die+`` of a ``turned`` pair), latest last:
+        each may explain a placement the rules refuse later (``_placed_read_again``)."""
         self._doubted: list[tuple[Change, str, str]] = []
         """Placements the rules refuse that were asked about while vision was unsure of the game (``_taken_back``)."""
         self._left: list[Change] = []
@@ -678,7 +681,10 @@ class Interpreter(Resync):
             if put in self._pending:
                 self._done(put)
             change = replace(change, elapsed=put.elapsed)
-        event = self._report(change, f"place {change.die} {change.card}:{change.chip}", rule_kind=True)
+        action = f"place {change.die} {change.card}:{change.chip}"
+        if self._trial(action):
+            self._placed_read_again(change.card, action)
+        event = self._report(change, action, rule_kind=True)
         gone = [c for c in self._left if c.die == change.die]
         if gone:  # the die that left the roll area went here: it was not rolled again
             self._left.remove(gone[-1])
@@ -742,6 +748,7 @@ class Interpreter(Resync):
                           and (c.card, c.chip) == (change.card, change.chip)), None)
             if here is not None and again is not None:  # the game's die there, read otherwise now: a misreading
                 self._done(again)
+                self._reread_on_chips.append(again)
                 self.notes.append(f"{here} on {change.card}:{change.chip} at {again.elapsed:.2f} s read again as "
                                   f"{again.die}")
             return True
@@ -944,9 +951,11 @@ class Interpreter(Resync):
         dice[dice.index(old)] = new
         self.correct(roll.index, "roll " + " ".join(dice), why)
 
-    def correct(self, index: int, action: str, why: str) -> None:
+    def correct(self, index: int, action: str, why: str, *, more_to_come: bool = False) -> None:
         """Replace report ``index`` (a roll or card misread, or as the person corrected it at the dashboard) with
-        ``action`` (``Referee.correct``), keeping track of refused placements; ``why`` goes into the notes."""
+        ``action`` (``Referee.correct``), keeping track of refused placements; ``why`` goes into the notes. The
+        inferred reports the game refuses since are taken back once the last of several corrections is made
+        (``more_to_come`` before it: halfway, a die's placement and its roll may not fit)."""
         old = self.referee.events[index].action.split()[1:]
         for die in old:  # a stand-in die replaced
             if die in self._fillers and die not in action.split()[1:]:
@@ -954,7 +963,8 @@ class Interpreter(Resync):
         self.referee.correct(index, action)
         self._renumber({i: i + 1 for i in range(index + 1, len(self.referee.events) - 1)})  # the fix's place
         self.notes.append(f"{why}: now {action!r}")
-        self._unfit_inferences(why)
+        if not more_to_come:
+            self._unfit_inferences(why)
 
     def _unfit_inferences(self, why: str) -> None:
         """Reports vision only inferred (confidence 0: nothing showed them) that the game refuses once a report

@@ -225,6 +225,7 @@ class Resync:
     _turned_up: dict[str, float]
     _cards_at: dict[str, tuple[Point, float, float]]
     _doubt_until: float
+    _reread_on_chips: list[Change]
     _landed: bool
     _printed: dict[tuple[str, int], str]
     _turned_up: dict[str, float]
@@ -248,6 +249,7 @@ class Resync:
     _game_time: Any
     _learn_deal: Any
     correct: Any
+    _unfit_inferences: Any
 
     def remember(self, changes: list[Change]) -> list[Change]:
         """What the interpreter keeps of the table from each frame's changes (the dice on chips, where cards lie),
@@ -928,6 +930,46 @@ class Resync:
         self._stand_ins[unknown] = card
         return True
 
+    def _placed_read_again(self, card: str, action: str) -> bool:
+        """A placement on ``card`` the rules refuse (``action``), taken once a die of the game on that card, read
+        surely as another die where it lies since (``_reread_on_chips``), is that die: the die's placement and the roll
+        it came from are corrected (it was misread as it was rolled and as it landed) if the game then takes
+        ``action`` and judges every other report as before. A die read again explains nothing by itself: the die
+        may have been swapped, or misread at rest."""
+        placing = self.referee.placing_events()
+        for again in reversed(self._reread_on_chips):
+            was = self._chip_die(card, again.chip) if again.card == card else None
+            placed = placing.get((card, again.chip))
+            if was is not None and placed is not None and placed.action == f"place {was} {card}:{again.chip}" \
+                    and self._placement_misread(placed, was, again, action):
+                self._reread_on_chips.remove(again)
+                return True
+        return False
+
+    def _placement_misread(self, placed: Event, was: str, again: Change, action: str) -> bool:
+        """``placed`` (of die ``was``) and the roll before it corrected to ``again``'s die, as ``_placed_read_again``
+        says."""
+        roll = next((e for e in reversed(self.referee.events[:placed.index])
+                     if not e.undone and e.accepted and e.action.startswith("roll ")), None)
+        dice = roll.action.split()[1:] if roll is not None else []
+        if roll is None or was not in dice:
+            return False
+        dice[dice.index(was)] = again.die
+
+        def fix(referee: Referee, correct: Correct) -> None:
+            correct(placed.index, f"place {again.die} {again.card}:{again.chip}")  # the later first: the roll's
+            correct(roll.index, "roll " + " ".join(dice))  # index holds
+
+        def judged_as_before(trial: Referee) -> bool:
+            before = [(e.accepted, i + (i > roll.index) + (i > placed.index))  # each fix follows its report
+                      for i, e in enumerate(self.referee.events) if i not in (roll.index, placed.index)]
+            return all(trial.events[i].accepted == accepted for accepted, i in before) \
+                and trial.events[roll.index + 1].accepted and trial.events[placed.index + 2].accepted \
+                and takes(trial, [action])
+
+        why = f"{was} on {again.card}:{again.chip} read again as {again.die} at {again.elapsed:.2f} s, so {action!r}"
+        return self._correct_if(fix, why, judged_as_before)
+
     def _correct_report(self, stand_in: str, card: str, why: str,
                         wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
         """The report that brought ``stand_in`` into the game corrected to ``card``, if the game still takes what
@@ -948,7 +990,8 @@ class Resync:
         corrections(trial, trial.correct)
         if not keeps(trial):
             return False
-        corrections(self.referee, lambda index, action: self.correct(index, action, why))
+        corrections(self.referee, lambda index, action: self.correct(index, action, why, more_to_come=True))
+        self._unfit_inferences(why)
         return True
 
     def _no_new_violation(self, trial: Referee) -> bool:

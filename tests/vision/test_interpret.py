@@ -132,6 +132,26 @@ def test_a_die_read_again_as_another_where_it_lies_is_a_placement_only_on_an_emp
     assert any("read again as red3" in n for n in interp.notes)
 
 
+def test_a_die_read_again_as_another_corrects_its_placement_when_that_explains_a_refused_one() -> None:
+    """red1 on F-G04:1 (``[#] != [#] != [#] != [#]``), read again surely as red5 where it lies: green1 put beside it
+    would break the card's rule against red1, not against red5, so the die was red5 all along, misread as it was
+    rolled and as it landed: its placement and its roll are corrected, and green1's placement is legal."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red1", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="red1", where=(540.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "red1", 0.9)], 36, 7.0)
+    interp.feed([Change("die-", 120, 20.0, "F-G04", 1, "red1", 0.9, turned=True),
+                 Change("die+", 120, 20.2, "F-G04", 1, "red5", 0.8, turned=True)], 120, 21.0)
+    interp.feed([Change("loose-", 150, 25.0, die="green1", where=(620.0, 400.0))], 150, 25.5)
+    interp.feed([Change("die+", 156, 26.0, "F-G04", 2, "green1", 0.9)], 156, 27.0)
+    interp.feed([], 200, 34.0)
+    kept = [e.action for e in referee.events if e.accepted and not e.undone]
+    assert kept[-3:] == ["roll black5 red5 black2 green1", "place red5 F-G04:1", "place green1 F-G04:2"]
+    assert referee.violations == []
+
+
 def test_a_roll_is_the_dice_lying_not_glimpses_seen_close_together_before_it() -> None:
     """Four loose "dice" glimpsed for a moment in a tight heap (a hand passing, boxes on one object), then the
     roll lands, spread wider: the roll is the dice that lie there, not the tighter heap of glimpses."""
