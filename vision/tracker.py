@@ -214,7 +214,7 @@ class Tracker:
         judged = _named(seen_cards)
         disturbed = self._disturbed(obs, seen_cards, judged, on_chips, loose_match)
         self._vote_cards(obs, seen_cards, disturbed)
-        self._vote_chips(obs, judged, on_chips, disturbed)
+        self._vote_chips(obs, judged | self._named_in_place(seen_cards, obs), on_chips, disturbed)
         self._vote_loose(obs, loose_match, loose_seen, disturbed)
         changes += self._commit_cards(obs)
         changes += self._commit_chips(obs)
@@ -333,6 +333,15 @@ class Tracker:
             self._disturbed_since = obs.elapsed
         return obs.elapsed - self._disturbed_since <= self.settings.max_suspend_s
 
+    def _named_in_place(self, seen: dict[str, CardSeen], obs: TableObservation) -> set[str]:
+        """Named cards seen where they lie but not recognised in this frame (a card is harder to name once the dice
+        that covered part of it are gone), no die seen anywhere on them: their chips are seen empty, where the chips
+        were when the card was named."""
+        dice = [_box_centre(d.box) for d in obs.dice]
+        return {track.card_id for key, track in self.cards.items()
+                if track.card_id and track.committed and key in seen and not seen[key].card_id and track.chips
+                and not any(_inside(d, seen[key].corners) for d in dice)}
+
     def _hidden(self, card: str, chip: int, level: int, on: dict[tuple[str, int], DieSeen]) -> bool:
         """A die under another: a die seen higher up on the same spot of the card, or close enough to rest on it
         (within ``under_share`` of its size: a die on top of four is off each one's centre), or, without chip
@@ -361,7 +370,8 @@ class Tracker:
                     track.votes.add(obs.elapsed, None, 1.0)
                 continue
             track.centre, track.size, track.last_seen = _centre(card), _short_side(card), obs.elapsed
-            track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
+            if not track.card_id or card.card_id == track.card_id:  # (not another card's chips it looks like)
+                track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
             track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre, card.likely, card.resembles),
                             card.confidence)
 

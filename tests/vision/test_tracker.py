@@ -116,6 +116,16 @@ def test_a_card_that_loses_its_name_keeps_its_dice() -> None:
     assert [k for k in kinds(gone) if k[0] == "die-"] == [("die-", "F-001", 1, "red5")]
 
 
+def test_a_named_card_unrecognised_in_its_place_once_its_dice_are_gone_shows_them_gone() -> None:
+    """The dice taken off, the card is no longer recognised (they covered part of it when it was named; the layout
+    now takes it for a look-alike with other chips): where it lies, no die on it, its chips are empty."""
+    dice = (die("red5", 1), die("blue2", 2, 150.0))
+    look_alike = CardSeen(CARD.corners, "bomb", None, 0.4, (ChipSpot(1, (180.0, 150.0), 10.0),), likely="F-009")
+    changes = run([((CARD, OTHER), dice)] * 8 + [((look_alike, OTHER), ())] * 12)
+    assert sorted(k for k in kinds(changes) if k[0] == "die-") == [("die-", "F-001", 1, "red5"),
+                                                                   ("die-", "F-001", 2, "blue2")]
+
+
 def test_another_card_shown_whole_where_a_named_card_lay_is_not_that_card() -> None:
     """The defused card is taken away and the row card put in its place, which the layout cannot name but shows
     whole as another card (``instead_of``) in its first frame there, unknown after: the named card leaves and
