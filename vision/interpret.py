@@ -158,6 +158,9 @@ class InterpreterSettings:
     """Loose changes within this many pixels of where a loose die lay before the first roll are ignored..."""
     heap_px: float = 60.0
     """... but for a die landing within this many pixels of another landing with it: a roll's heap."""
+    leaving_s: float = 1.0
+    """A die lifted from the chip it would have completed its card on, after a placement the rules refused there, is
+    judged this many seconds after the tracker reported it (its card may be seen leaving with it: defused)."""
     lift_s: float = 1.0
     """A die on a chip printed with its colour, read with a face the roll lacks, is the roll's one die of its
     colours unless that die still lies loose this many seconds after it was seen there: then it is the card's
@@ -753,8 +756,12 @@ class Interpreter(Resync):
                                   f"{again.die}")
             return True
         if here is None:
+            completing = self._completing_lifted(change)
+            if completing and self._now[1] - self._arrived[id(change)] < self.settings.leaving_s:
+                return False  # a die that would have completed its card: the card may be leaving with it
             self._done(change)
-            self._taken_back(change)
+            if not (completing and self._bare(change.card)):  # (all its dice lifted: the card defused)
+                self._taken_back(change)
             for index, _, card, chip in self._refused:
                 if (card, chip) == (change.card, change.chip) and index not in self.taken_back:
                     self.taken_back[index] = change.frame  # the refused die taken back
@@ -789,17 +796,21 @@ class Interpreter(Resync):
             if change.elapsed - placed.elapsed > self.settings.taken_back_s:
                 self._doubted.remove(doubted)
             elif (placed.card, placed.chip) == (change.card, change.chip) and self._trial(action) == why \
-                    and not self._would_complete(placed) and abs(left - change.elapsed) > CARD_WITH_DICE_S:
+                    and abs(left - change.elapsed) > CARD_WITH_DICE_S:
                 self._doubted.remove(doubted)
                 self.taken_back[self._submit(placed, action).index] = change.frame
                 self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: "
                                   "a violation")
 
-    def _would_complete(self, change: Change) -> bool:
-        """Whether the die ``change`` saw on a chip is the last its card lacks: lifted again, it may be the card
-        defused with all its dice (an earlier die misread made the rules refuse the last one)."""
+    def _completing_lifted(self, change: Change) -> bool:
+        """Whether ``change`` lifted a die the game was only asked about that is the last its card lacks: the card
+        may be leaving with all its dice, or all of them be lifted, defused (an earlier die misread made the rules
+        refuse the last one), so the lift is judged once the card has had the time to be seen leaving
+        (``leaving_s``), and taken back only from a card that keeps its other dice."""
         card = self._held(change.card)
-        return card is not None and change.chip not in card.placed and len(card.placed) + 1 == card.card.chip_count
+        return card is not None and change.chip not in card.placed \
+            and len(card.placed) + 1 == card.card.chip_count \
+            and any((placed.card, placed.chip) == (change.card, change.chip) for placed, _, _ in self._doubted)
 
     def _printed_with(self, change: Change) -> bool:
         """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""

@@ -142,6 +142,21 @@ def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation() ->
     assert referee.violations == [] and interp.taken_back == {}
 
 
+def test_a_refused_last_die_taken_back_from_a_card_that_keeps_its_dice_is_a_violation() -> None:
+    """The die refused on F-G21's last chip (as below) is lifted alone, the card and its other dice staying: no
+    defuse, the player took the illegal placement back."""
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 green2 blue5", "place black1 F-G21:1", "place red1 F-G21:2",
+                   "place green2 F-G04:1", "place blue5 F-G04:2"):
+        referee.submit(action)
+    on_the_card = [Change("die+", 6, 1.0, "F-G21", k, die, confidence=0.9) for k, die in ((1, "black1"), (2, "red1"))]
+    _run(interp, on_the_card + _loose(("yellow4", "green3", "red6", "black5"), 2.0)
+         + [Change("die+", 42, 7.0, "F-G10", 2, "yellow3", confidence=0.9),
+            Change("die+", 54, 9.0, "F-G21", 3, "green3", confidence=0.9)], 10.0)
+    _run_from(interp, [Change("die-", 66, 11.0, "F-G21", 3, "green3")], 11.0, 16.0)
+    assert [e.action for e in referee.violations] == ["place green3 F-G21:3"]
+
+
 def test_a_refused_last_die_lifted_with_its_card_s_other_dice_is_no_violation() -> None:
     referee, interp = _dealt()
     for action in ("roll black1 red1 green2 blue5", "place black1 F-G21:1", "place red1 F-G21:2",
