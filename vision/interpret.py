@@ -756,6 +756,9 @@ class Interpreter(Resync):
                                   f"{again.die}")
             return True
         if here is None:
+            if any(c.kind == "die+" and (c.card, c.chip) == (change.card, change.chip) and c.elapsed < change.elapsed
+                   for c in self._pending):
+                return False  # the placement it undoes waits still: that first
             completing = self._completing_lifted(change)
             if completing and self._now[1] - self._arrived[id(change)] < self.settings.leaving_s:
                 return False  # a die that would have completed its card: the card may be leaving with it

@@ -129,6 +129,20 @@ def test_a_refused_placement_asked_about_is_a_violation_once_its_die_is_taken_ba
     assert referee.violations[0].elapsed == 13.0 and list(interp.taken_back.values()) == [92]
 
 
+def test_a_die_lifted_before_the_game_judged_its_placement_is_judged_after_it() -> None:
+    """The roll is committed late (a hand over the roll area): the green1 seen on F-G28:1 waits for it, and so does
+    its lift, which then takes the refused placement back (it is not judged first, as a die the game never had)."""
+    referee, interp = _dealt()
+    placed = Change("die+", 30, 5.0, "F-G28", 1, "green1", confidence=0.9)
+    lifted = Change("die-", 42, 7.0, "F-G28", 1, "green1")
+    _run_from(interp, [placed], 5.0, 5.5)
+    _run_from(interp, [lifted], 7.0, 7.5)
+    interp.feed(_loose(("black5", "red6", "black2", "green1"), 3.0), 48, 8.0)
+    _run_from(interp, [], 8.2, 14.0)
+    assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
+    assert list(interp.taken_back.values()) == [42]
+
+
 def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation() -> None:
     """As above, but the card leaves the table with the die (defused, with dice on its other chips the game never
     saw placed, which made the rules refuse this one): nothing was taken back."""
