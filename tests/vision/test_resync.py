@@ -143,6 +143,17 @@ def test_a_die_lifted_before_the_game_judged_its_placement_is_judged_after_it() 
     assert list(interp.taken_back.values()) == [42]
 
 
+@pytest.mark.parametrize(("read", "flagged"), [(0.4, True), (0.25, False)])
+def test_a_refused_placement_read_unsurely_and_taken_back_is_a_violation_unless_barely_read(
+        read: float, flagged: bool) -> None:
+    """Under ``min_confidence`` the refusal alone is a question, but the lift is the players' own sign: read at
+    ``taken_back_confidence`` or more, the die taken back was the die refused."""
+    referee, interp = _yellow_die_unplaced(0.9)
+    _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=read),
+                       Change("die-", 92, 15.0, "F-G28", 1, "green1")], 13.0, 20.0)
+    assert [e.action for e in referee.violations] == (["place green1 F-G28:1"] if flagged else [])
+
+
 def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation() -> None:
     """As above, but the card leaves the table with the die (defused, with dice on its other chips the game never
     saw placed, which made the rules refuse this one): nothing was taken back."""
