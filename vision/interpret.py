@@ -765,7 +765,7 @@ class Interpreter(Resync):
                    for c in self._pending):
                 return False  # the placement it undoes waits still: that first
             completing = self._completing_lifted(change)
-            if completing and self._now[1] - self._arrived[id(change)] < self.settings.leaving_s:
+            if completing and self._now[1] - self._arrived.get(id(change), -inf) < self.settings.leaving_s:
                 return False  # a die that would have completed its card: the card may be leaving with it
             self._done(change)
             if not (completing and self._bare(change.card)):  # (all its dice lifted: the card defused)
