@@ -163,12 +163,15 @@ def fix_roll(referee: Referee, die: str, card: str, chip: int, picked: list[str]
     return None
 
 
-def _kept(referee: Referee, trial: Referee, index: int) -> bool:
-    """Whether the correction of event ``index`` in ``trial`` is accepted and every report after it is judged as
-    before (a correction must not turn an accepted placement into a refused one)."""
-    before = [e.accepted for e in referee.events[index + 1:]]
-    after = [e.accepted for e in trial.events[index + 2:]]
-    return trial.events[index + 1].accepted and before == after
+def _kept(referee: Referee, trial: Referee, *corrected: int) -> bool:
+    """Whether the corrections of the reports at ``corrected`` in ``trial`` are accepted and every other report is
+    judged as before (a correction must not turn an accepted placement into a refused one). Each correction
+    follows the report it replaces (``Referee.correct``), which moves the reports after it down one."""
+    def now(index: int) -> int:
+        return index + sum(c < index for c in corrected)
+
+    return all(trial.events[now(c) + 1].accepted for c in corrected) and all(
+        trial.events[now(i)].accepted == e.accepted for i, e in enumerate(referee.events) if i not in corrected)
 
 
 def infer_roll(wanted: int, loose: list[str], placed: list[str], bag: dict[str, int]) -> tuple[list[str], list[str]]:
@@ -960,15 +963,9 @@ class Resync:
             correct(placed.index, f"place {again.die} {again.card}:{again.chip}")  # the later first: the roll's
             correct(roll.index, "roll " + " ".join(dice))  # index holds
 
-        def judged_as_before(trial: Referee) -> bool:
-            before = [(e.accepted, i + (i > roll.index) + (i > placed.index))  # each fix follows its report
-                      for i, e in enumerate(self.referee.events) if i not in (roll.index, placed.index)]
-            return all(trial.events[i].accepted == accepted for accepted, i in before) \
-                and trial.events[roll.index + 1].accepted and trial.events[placed.index + 2].accepted \
-                and takes(trial, [action])
-
         why = f"{was} on {again.card}:{again.chip} read again as {again.die} at {again.elapsed:.2f} s, so {action!r}"
-        return self._correct_if(fix, why, judged_as_before)
+        return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, roll.index, placed.index)
+                                and takes(trial, [action]))
 
     def _correct_report(self, stand_in: str, card: str, why: str,
                         wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
