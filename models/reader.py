@@ -160,6 +160,8 @@ def load_crops(path: str | Path) -> dict[str, np.ndarray]:
 def load_crop_sets(crops: str | Path | list[str | Path]) -> dict[str, np.ndarray]:
     """One or more crop files (``load_crops``) as one set."""
     parts = [load_crops(f) for f in ([crops] if isinstance(crops, (str, Path)) else crops)]
+    if not parts:
+        raise ModelsError("no crop files given")
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 

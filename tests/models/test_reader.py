@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from models.errors import ModelsError
-from models.reader import load_crops, make_crops, reader_colours, score_reader
+from models.reader import load_crop_sets, load_crops, make_crops, reader_colours, score_reader
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
@@ -39,6 +39,8 @@ def test_a_file_that_is_no_crops_file_is_a_clear_error(tmp_path: Path) -> None:
         load_crops(bad)
     with pytest.raises(ModelsError, match="no die-reader model at 'no-such.onnx'"):
         score_reader("no-such.onnx", bad)
+    with pytest.raises(ModelsError, match="no crop files given"):
+        load_crop_sets([])
 
 
 def test_a_widened_reader_computes_what_the_smaller_one_did() -> None:
