@@ -690,7 +690,7 @@ class Interpreter(Resync):
                 self._done(put)
             change = replace(change, elapsed=put.elapsed)
         action = f"place {change.die} {change.card}:{change.chip}"
-        if self._trial(action):
+        if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
             self._placed_read_again(change.card, action)
         event = self._report(change, action, rule_kind=True)
         gone = [c for c in self._left if c.die == change.die]
