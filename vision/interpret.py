@@ -779,7 +779,10 @@ class Interpreter(Resync):
         card = self._held(change.card)
         if self.state.phase == "lose":
             self._done(change)
-            self._report(change, f"return {change.card}:{change.chip}", rule_kind=True)
+            action = f"return {change.card}:{change.chip}"
+            if "must return a die matching" in self._trial(action):
+                self._unused_misread(action, here, self._game_time(change.elapsed))
+            self._report(change, action, rule_kind=True)
             return True
         if card is not None and card.complete and self.state.phase in ("distribute", "defuse") \
                 and self._bare(change.card) \

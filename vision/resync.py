@@ -68,6 +68,7 @@ from math import atan2, cos, inf, sin
 from typing import TYPE_CHECKING, Any
 
 from rules import actions as A
+from rules.dice import Die
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
 from rules.notation import Chip
@@ -966,6 +967,25 @@ class Resync:
         why = f"{was} on {again.card}:{again.chip} read again as {again.die} at {again.elapsed:.2f} s, so {action!r}"
         return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, roll.index, placed.index)
                                 and takes(trial, [action]))
+
+    def _unused_misread(self, action: str, die: str, at: float) -> bool:
+        """A return of ``die`` the rules refuse as unlike the unused die rolled again (``action``), seen lifted
+        after that die was seen rolled (game time ``at``): its one reading is corrected to ``die``'s face (its
+        colour stays: colours are read surely, faces of a die just rolled less so) if the game then takes
+        ``action`` and judges every other report as before. (A die lifted before then was moved for another
+        reason, and says nothing of the unused die.)"""
+        lose = next((t for t in self.state.tasks if t[0] == "lose"), None)
+        if lose is None:
+            return False
+        read = Die(lose[2][:-1], lose[2][-1])
+        unused = next((e for e in reversed(self.referee.events)
+                       if not e.undone and e.accepted and e.action == f"unused {read}"), None)
+        new = read.with_face(Die.parse(die).face)
+        if unused is None or unused.elapsed > at or new == read:
+            return False
+        why = f"unused {read} read again as {new}, so {action!r}"
+        return self._correct_if(lambda _, correct: correct(unused.index, f"unused {new}"), why,
+                                lambda trial: _kept(self.referee, trial, unused.index) and takes(trial, [action]))
 
     def _correct_report(self, stand_in: str, card: str, why: str,
                         wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
