@@ -903,6 +903,8 @@ class Interpreter(Resync):
         if len(seen) < wanted:
             return False
         landed = _landed_together(lying, self.settings.heap_s)  # (a die lying since before it is none of them)
+        if wanted >= 2 and len(landed) < 2:
+            return False  # loose dice seen one by one, none landing with another: no roll yet
         chosen = _cluster(landed if len(landed) >= wanted else lying if len(lying) >= wanted else seen, wanted)
         dice = sorted(chosen, key=lambda c: (c.where[0], c.where[1]))
         for c in dice:

@@ -101,6 +101,17 @@ def test_a_stray_loose_die_apart_from_the_roll_heap_is_left_out() -> None:
     assert _actions(referee) == ["roll black2 black5 green1 red6"]
 
 
+def test_loose_dice_seen_one_at_a_time_are_no_roll_until_dice_land_together() -> None:
+    """Four die-like sightings, none within a moment of another (a die in a hand, a print, a glimpse), while the
+    game waits for the roll are no roll; the roll is the dice that then land together."""
+    referee, interp = _dealt()
+    strays = [Change("loose+", int(at * 6), at, die=d, where=xy) for at, d, xy in (
+        (1.0, "red2", (725.0, 122.0)), (1.8, "black6", (635.0, 444.0)), (2.6, "blue5", (300.0, 600.0)),
+        (3.4, "green4", (709.0, 132.0)))]
+    _run(interp, [*strays, *_loose(("black2", "black5", "green1", "red6"), 5.0)], 10.0)
+    assert [a for a in _actions(referee) if a.startswith("roll")] == ["roll black2 black5 green1 red6"]
+
+
 def _yellow_die_unplaced(confidence: float) -> tuple[Referee, Interpreter]:
     """After the roll, a yellow die read on F-G21:2 at ``confidence`` that the game never saw placed (a reading it
     could make no sense of)."""
