@@ -1023,11 +1023,15 @@ class Resync:
     def _card_under(self, change: Change) -> str | None:
         """The card a loose die lies on (the card layout did not place it on a chip), if any: within
         ``on_card_share`` of a card's short side of its centre, or, for a die the tracker saw inside a card's
-        outline (``Change.on_card``), the nearest card within its short side (a die on the card's far end)."""
+        outline (``Change.on_card``), the nearest card within its short side (a die on the card's far end). An
+        unknown card is the stand-in the game took it as (its dice are dice on that card, their chips unknown)."""
         reach = 1.0 if change.on_card else self.settings.on_card_share
         near = [(dist(centre, change.where) / size, card) for card, (centre, size, gone) in self._cards_at.items()
                 if change.elapsed <= gone and dist(centre, change.where) <= reach * size]
-        return min(near)[1] if near else None
+        if not near:
+            return None
+        card = min(near)[1]
+        return self._stand_ins.get(card, card)
 
     def _heap(self, change: Change, given_up: bool = False) -> list[Change]:
         """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than

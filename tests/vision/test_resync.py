@@ -682,6 +682,25 @@ def test_a_die_lifted_and_lying_loose_on_a_card_is_placed_on_that_cards_chip_whe
     assert "place red1 F-G10:3" in actions and "unused black2" in actions, actions
 
 
+def test_a_die_lying_on_an_unknown_card_is_placed_on_its_stand_in() -> None:
+    """p1's second card is unknown, dealt as a stand-in (F-G12: [black4] [yellow/blue] [?]); the red1 lifted from
+    the roll area is seen lying on it, on no chip the layout knows (it knows none of an unknown card): when the
+    black5 is rolled again, the red1 was put on the stand-in's one chip that takes it."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD, 8.0)
+    for action in SETUP[4:]:
+        referee.submit(action)
+    assert referee.events[1].action == "deal p1 F-G12"
+    _run_from(interp, _loose(("black5", "red6", "black1", "red1"), 9.0) + [
+        Change("die+", 66, 11.0, "F-G21", 1, "black1"), Change("die+", 72, 12.0, "F-G04", 1, "red6"),
+        Change("loose-", 81, 13.5, die="red1", where=(620.0, 400.0)),
+        Change("loose+", 84, 14.0, die="red1", where=(425.0, 598.0), on_card=True),
+        Change("loose-", 93, 15.5, die="black5", where=(500.0, 400.0)),
+        Change("loose+", 96, 16.0, die="black2", where=(560.0, 430.0))], 8.0, 24.0)
+    assert [e.action for e in referee.events][-3:] == ["place red1 F-G12:3", "done", "unused black2"]
+
+
 @pytest.mark.parametrize("x", [425.0, 472.0])
 def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_the_roll_holds_its_reading(
         x: float) -> None:
