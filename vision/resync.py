@@ -259,8 +259,9 @@ class Resync:
         """What the interpreter keeps of the table from each frame's changes (the dice on chips, where cards lie),
         and the changes left once look-alikes are dropped and unknown cards named as their stand-ins."""
         names = self._stand_ins | self._back
-        changes = [replace(c, card=names[c.card]) if c.card in names else c for c in self._not_static(changes)]
-        for c in changes:
+        seen = self._not_static(changes)
+        changes = [replace(c, card=names[c.card]) if c.card in names else c for c in seen]
+        for was, c in zip(seen, changes):
             if c.kind == "die+":
                 self._table[(c.card, c.chip)] = c.die
                 if c.confidence < self.settings.min_confidence:
@@ -280,8 +281,9 @@ class Resync:
                 self._turned_up.setdefault(c.card, c.elapsed)
             if c.kind in ("card+", "card>") and c.size:
                 self._cards_at[c.card] = (c.where, c.size, float("inf"))
-            elif c.kind == "card-" and c.card in self._cards_at:
-                self._cards_at[c.card] = (*self._cards_at[c.card][:2], c.elapsed)
+            elif c.kind == "card-":
+                for card in {was.card, c.card} & self._cards_at.keys():  # (an unknown card's place, by either name)
+                    self._cards_at[card] = (*self._cards_at[card][:2], c.elapsed)
         return changes
 
     def _not_static(self, changes: list[Change]) -> list[Change]:

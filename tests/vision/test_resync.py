@@ -287,6 +287,31 @@ def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_t
     assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
 
 
+def test_a_die_landing_where_an_unknown_card_set_aside_lay_before_it_left_lies_on_no_card() -> None:
+    """The unknown card set aside at the deal (taken as a stand-in) is shuffled back; the unused black5, rolled
+    again, lands where it lay: the die rolled again, not a die lying on that card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "?1", where=(920.0, 310.0), type="bomb", size=80.0),
+            Change("card+", 24, 4.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal, 10.0)
+    for action in SETUP[4:]:
+        referee.submit(action)
+    play = [Change("card-", 72, 12.0, "F-G28", where=(900.0, 300.0)), Change("card-", 72, 12.0, "?1",
+                                                                              where=(920.0, 310.0)),
+            *_loose(("black5", "red6", "black1", "red1"), 14.0),
+            Change("die+", 96, 16.0, "F-G21", 1, "red1"), Change("die+", 102, 17.0, "F-G21", 2, "black1"),
+            Change("die+", 108, 18.0, "F-G04", 1, "red6"),
+            Change("loose-", 120, 20.0, die="black5", where=(500.0, 400.0)),
+            Change("loose+", 123, 20.5, die="black2", where=(915.0, 305.0))]
+    _run_from(interp, play, 10.0, 28.0)
+    assert _actions(referee)[-2:] == ["done", "unused black2"], _actions(referee)
+
+
 def test_a_stand_in_that_breaks_the_hand_is_swapped_for_one_that_keeps_the_next_card_dealt_beside_it() -> None:
     """p1's first card is unknown; its stand-in is chosen before the second is seen. F-G28 (worth 4), put beside it
     in p1's hand, is set aside by the starting-hand rule if the stand-in is worth 3, 4 or 6: then the stand-in is
