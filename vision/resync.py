@@ -662,23 +662,58 @@ class Resync:
         for the sparks owed for dice not taken): the ``done`` inferred before (nothing shows it; a die read as
         rolled again, the next roll landing) was wrong. It is taken back with what followed it, if the placement
         then makes sense; a card drawn since is seen turning up again, to be judged in the game as it is now."""
+        def placing(trial: Referee) -> list[str]:
+            die = change.die
+            roll = [str(d) for d in trial.state.roll]
+            if die not in roll:
+                alike = [d for d in roll if colours(d) == colours(die)]
+                die = alike[0] if len(alike) == 1 else die
+            action = f"place {die} {change.card}:{change.chip}"
+            return [action] if takes(trial, [action]) else []
+
+        if not self._undo_done(change, placing):
+            return False
+        self.notes.append(f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s: "
+                          "the distribution was not over")
+        return True
+
+    def _completed_after_done(self, change: Change, cip: Any) -> bool:
+        """A player's card left the table with chips the game holds empty after the ``done`` inferred before (the
+        last die was put down under the hand that took the card): the ``done`` is taken back (``_undo_done``) when
+        exactly one choice of the roll's dice left over completes the card, and they are placed."""
+        empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
+
+        def placing(trial: Referee) -> list[str]:
+            dice = [str(d) for d in trial.state.roll]
+            found = {tuple(f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty))
+                     for chosen in permutations(dice, len(empty))}
+            found = {f for f in found if takes(trial, list(f))}
+            return list(min(found)) if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) == 1 else []
+
+        actions = self._undo_done(change, placing) if empty else []
+        for action in actions:
+            self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it after the "
+                              "distribution seemed over")
+            self._report(replace(change, confidence=0.0), action)
+        return bool(actions)
+
+    def _undo_done(self, change: Change, placing: Callable[[Referee], list[str]]) -> list[str]:
+        """The latest ``done`` (no roll since, nor a card defused) and what followed it taken back when the game
+        would then take ``placing``'s placements (an empty list: it would not): those placements. A spark drawn since
+        waits to be judged again, as a card just seen turning up."""
         events = self.referee.events
         done = next((e for e in reversed(events) if not e.undone and e.accepted and e.action == "done"), None)
         if done is None or any(not e.undone and e.action.startswith("roll ") for e in events[done.index:]):
-            return False
+            return []
         later = [e.index for e in events[done.index:] if not e.undone]
         if any(events[i].action.startswith("defuse ") for i in later):
-            return False  # a card seen leaving since: the distribution was over
+            return []  # a card seen leaving since: the distribution was over
         trial = copy_of(self.referee)
         for index in reversed(later):
             trial.undo(index)
-        die = change.die
-        roll = [str(d) for d in trial.state.roll]
-        if die not in roll:
-            alike = [d for d in roll if colours(d) == colours(die)]
-            die = alike[0] if len(alike) == 1 else die
-        if not takes(trial, [f"place {die} {change.card}:{change.chip}"]):
-            return False
+        actions = placing(trial)
+        if not actions:
+            return []
         for index in reversed(later):
             self.referee.undo(index)
         for event in (events[i] for i in later):
@@ -689,9 +724,8 @@ class Resync:
                 self._pending.append(drawn)
                 self._arrived[id(drawn)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
         self._doubt(change)
-        self.notes.append(f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s: "
-                          f"the distribution was not over ({len(later)} events taken back)")
-        return True
+        self.notes.append(f"the distribution was not over at {change.elapsed:.2f} s: {len(later)} events taken back")
+        return actions
 
     def _card_left_unfinished(self, change: Change) -> bool:
         """A card of a player left the table with chips the game holds empty: the dice seen on it on no chip are
@@ -700,7 +734,7 @@ class Resync:
                   and self._card_under(c) == change.card]:
             self._loose_on_card(c, change.card)
         card = self._held(change.card)
-        if card.complete or self._complete_from_roll(change, card):
+        if card.complete or self._complete_from_roll(change, card) or self._completed_after_done(change, card):
             return True  # ``_step`` defuses it now
         if change.kind == "card>":
             return False
