@@ -862,7 +862,7 @@ class Interpreter(Resync):
             self._left.remove(same)
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s: seen again where it lay")
             return True
-        if change.turned and self._amend_roll(change):
+        if change.turned and (self._amend_roll(change) or self._unused_read_again(change)):
             return True
         task = self.state.tasks[0]
         if task[0] == "roll" and not change.brief:

@@ -1023,6 +1023,24 @@ class Resync:
         return self._correct_if(lambda _, correct: correct(unused.index, f"unused {new}"), why,
                                 lambda trial: _kept(self.referee, trial, unused.index) and takes(trial, [action]))
 
+    def _unused_read_again(self, change: Change) -> bool:
+        """The unused die rolled again, lying where it landed, read again with another face (``change``, turned)
+        before the next roll: its one reading was wrong, and is corrected if every other report stands."""
+        old = next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
+                    and colours(c.die) == colours(change.die)), None)
+        events = self.referee.events
+        unused = next((e for e in reversed(events) if not e.undone and e.accepted
+                       and e.action.startswith(("unused ", "roll "))), None)
+        if old is None or unused is None or unused.action != f"unused {old.die}":
+            return False
+        why = f"unused {old.die} read again at {change.elapsed:.2f} s as {change.die}"
+        if not self._correct_if(lambda _, correct: correct(unused.index, f"unused {change.die}"), why,
+                                lambda trial: _kept(self.referee, trial, unused.index)):
+            return False
+        self._done(change)
+        self._left.remove(old)
+        return True
+
     def _correct_report(self, stand_in: str, card: str, why: str,
                         wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
         """The report that brought ``stand_in`` into the game corrected to ``card``, if the game still takes what

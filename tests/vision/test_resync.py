@@ -112,6 +112,21 @@ def test_loose_dice_seen_one_at_a_time_are_no_roll_until_dice_land_together() ->
     assert [a for a in _actions(referee) if a.startswith("roll")] == ["roll black2 black5 green1 red6"]
 
 
+def test_the_unused_die_read_again_where_it_landed_corrects_its_reading() -> None:
+    """yellow6 is left unused and rolled again, read yellow2 faintly as it lands; read again where it lies as
+    yellow5 before the next roll: the unused die's reading is corrected."""
+    referee, interp = _dealt()
+    _run(interp, _loose(("red1", "green4", "black1", "yellow6"), 2.0) + [
+        Change("die+", 30, 5.0, "F-G21", 1, "red1"), Change("die+", 36, 6.0, "F-G10", 1, "green4"),
+        Change("die+", 42, 7.0, "F-G04", 1, "black1"),
+        Change("loose-", 54, 9.0, die="yellow6", where=(620.0, 400.0)),
+        Change("loose+", 57, 9.5, die="yellow2", where=(700.0, 450.0), confidence=0.3),
+        Change("loose-", 66, 11.0, die="yellow2", where=(700.0, 450.0), turned=True),
+        Change("loose+", 66, 11.0, die="yellow5", where=(700.0, 450.0), turned=True)], 20.0)
+    assert _actions(referee)[-2:] == ["done", "unused yellow5"]
+    assert referee.violations == [] and interp.confirms == []
+
+
 def _yellow_die_unplaced(confidence: float) -> tuple[Referee, Interpreter]:
     """After the roll, a yellow die read on F-G21:2 at ``confidence`` that the game never saw placed (a reading it
     could make no sense of)."""
