@@ -19,7 +19,8 @@ story that makes the game agree with the table, each step tried on a copy of the
   swapped for another; if a die later names the card it lies on (the layout named the card since), the stand-in
   is corrected to it; a leader's stand-in role that rolls one die more than it allows is the Logistics
   Specialist's (``Interpreter._one_die_more``). An unknown card turning up where a named card left moments
-  before is that card again, no card dealt (``Interpreter._back_where_it_lay``);
+  before is that card again, no card dealt (``Interpreter._back_where_it_lay``). A die lying on an unknown card
+  lies on its stand-in, and the unknown card seen leaving under its stand-in's name is gone from its place;
 - a die the card layout put on no chip: a loose die lying on a player's card while the roll is distributed is
   placed on the one empty chip of that card that takes it (not at once: a die is seen loose for a moment as it
   is put down), also when the card leaves (defused) with chips the game holds empty;
@@ -27,8 +28,12 @@ story that makes the game agree with the table, each step tried on a copy of the
   the roll lately lifted from the roll area are seen nowhere. They are placed on it when exactly one choice of
   them completes it (the hand that put the last die down hid it until the card was taken);
 - a ``done`` that was not: a die of the roll settles on a chip while the game waits for unused dice rolled again
-  (``done`` has no visible sign; it was inferred from a die that seemed rolled again). It is taken back, with
-  what followed it;
+  (``done`` has no visible sign; it was inferred from a die that seemed rolled again), or a player's card leaves
+  with chips the game holds empty that exactly one choice of the roll's dice left over fills. It is taken back,
+  with what followed it (``_undo_done``);
+- an unused die misread as it was rolled again: a return the rules refuse as unlike it, lifted after it was seen
+  rolled, gives it the returned die's face; a reading of it again where it lies corrects it too, if every other
+  report stands;
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
   colours on a chip the game holds empty, else on the one chip that takes it of a card where a die of its

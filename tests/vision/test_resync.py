@@ -282,18 +282,23 @@ def test_an_unknown_card_dealt_gets_a_stand_in_and_the_deal_goes_on_to_the_right
     assert any("which card is it?" in c.question for c in interp.confirms)
 
 
+DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE = [
+    Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+    Change("card+", 12, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+    Change("card+", 18, 3.0, "?1", where=(920.0, 310.0), type="bomb", size=80.0),
+    Change("card+", 24, 4.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+    Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+    Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+"""p1 is dealt F-G21 (worth 4) and F-G28 (4), which the starting-hand rule sets aside, then an unknown card beside
+F-G28 (set aside too), then F-G10; p2 F-G04 and F-G05."""
+
+
 def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_that_is_set_aside() -> None:
     """p1's first card is worth 4, so the second must be worth 1 or 2: F-G28 (4) is set aside by the deck, and
     the unknown card put beside it is another that breaks the hand, not p1's second card."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 12, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
-            Change("card+", 18, 3.0, "?1", where=(920.0, 310.0), type="bomb", size=80.0),
-            Change("card+", 24, 4.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
-            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
-    _run(interp, deal, 10.0)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE, 10.0)
     deals = [e.action for e in referee.events if e.action.startswith("deal")]
     assert deals[:2] == ["deal p1 F-G21", "deal p1 F-G28"] and deals[2].startswith("deal p1 ")
     assert referee.state.game.card(deals[2].split()[-1]).points in (3, 4, 6)  # it breaks the hand too
@@ -307,13 +312,7 @@ def test_a_die_landing_where_an_unknown_card_set_aside_lay_before_it_left_lies_o
     again, lands where it lay: the die rolled again, not a die lying on that card."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 12, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
-            Change("card+", 18, 3.0, "?1", where=(920.0, 310.0), type="bomb", size=80.0),
-            Change("card+", 24, 4.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
-            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
-    _run(interp, deal, 10.0)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE, 10.0)
     for action in SETUP[4:]:
         referee.submit(action)
     play = [Change("card-", 72, 12.0, "F-G28", where=(900.0, 300.0)), Change("card-", 72, 12.0, "?1",
