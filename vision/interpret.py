@@ -546,6 +546,11 @@ class Interpreter(Resync):
                               f"{change.where[1]:.0f}): which card is it?"
                               + (f" (taken as {stand_in} meanwhile)" if stand_in else ""))
             return True
+        alias = next((c for c in self._pending if c.kind == "card+" and c.card.startswith("?")
+                      and c.elapsed < change.elapsed and c.resembles == (change.card,)), None)
+        if alias is not None:  # that card, seen first unrecognised (like it alone) and named since: turned up then
+            self._done(alias)
+            self.notes.append(f"unknown card {alias.card} at {alias.elapsed:.2f} s: {change.card}, named since")
         if any(c.kind == "card+" and c.card.startswith("?") and c.elapsed < change.elapsed for c in self._pending):
             return False  # an unknown card turned up before it: dealt (or revealed) first
         if self._guessed(change.card):
@@ -564,7 +569,7 @@ class Interpreter(Resync):
             return False  # a bomb or fuse card is no spark drawn: it waits for the game to want it (a reveal)
         self._done(change)
         who = f" p{task[1] + 1}" if verb in ("deal", "spark", "role") else ""
-        self._report(change, f"{verb}{who} {change.card}")
+        self._report(replace(change, elapsed=alias.elapsed) if alias else change, f"{verb}{who} {change.card}")
         if verb == "deal" and change.card in self.state.set_aside:
             self._keep_in_hand(task[1], change)
         if self._learn_zones:

@@ -597,6 +597,22 @@ def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_b
     assert referee.violations == []
 
 
+def test_a_card_seen_unrecognised_like_it_alone_then_named_elsewhere_turned_up_when_first_seen() -> None:
+    """A row card is turned up where the layout cannot name it, though it looks like one card alone (C-G30), and
+    is named 3 s later where it is laid: it was revealed when first seen."""
+    setup = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
+             "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
+             "roll yellow1 blue5 yellow4 black2", "place yellow4 C-G13:1", "place yellow1 C-G13:2",
+             "defuse C-G13 take C-G52")
+    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    _run_from(interp, [
+        Change("card+", 72, 12.0, "?5", where=(200.0, 300.0), type="bomb", size=80.0, resembles=("C-G30",)),
+        Change("card+", 90, 15.0, "C-G30", where=(400.0, 350.0), type="bomb", size=80.0),
+        Change("card-", 92, 15.3, "?5", where=(200.0, 300.0), type="bomb")], 10.0, 25.0)
+    assert [(e.elapsed, e.action) for e in referee.events][-1] == (12.0, "reveal C-G30")
+    assert interp.confirms == []
+
+
 SPARKS_OWED = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
                "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
                "roll yellow1 blue5 yellow2 black1", "place yellow2 C-G50:1", "place blue5 C-G40:1", "done")
