@@ -625,15 +625,18 @@ class Resync:
                     return False
                 actions.append(guess)
         self._doubt(change)
-        roll = latest_roll(self.referee)
-        rolled = roll.elapsed + self.settings.clock_start if roll is not None else 0.0
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, the next roll landing")
-            die = action.split()[1]
-            at = max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)  # put down once lifted
-                      and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
-            self._report(replace(change, elapsed=at, confidence=0.0), action)
+            self._report(replace(change, elapsed=self._lifted_at(action.split()[1], change), confidence=0.0), action)
         return True
+
+    def _lifted_at(self, die: str, change: Change) -> float:
+        """When a die of ``die``'s colours was last picked up from the roll area since the roll, before ``change``
+        (a die put down unseen was put down once lifted); ``change``'s time if none was seen picked up."""
+        roll = latest_roll(self.referee)
+        rolled = roll.elapsed + self.settings.clock_start if roll is not None else 0.0
+        return max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)
+                    and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
 
     def _on_its_card(self, trial: State, die: str) -> str | None:
         """The placement of ``die`` on the one empty chip the game takes it on of a card where a die of its colours
@@ -699,7 +702,7 @@ class Resync:
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it after the "
                               "distribution seemed over")
-            self._report(replace(change, confidence=0.0), action)
+            self._report(replace(change, elapsed=self._lifted_at(action.split()[1], change), confidence=0.0), action)
         return bool(actions)
 
     def _undo_done(self, change: Change, placing: Callable[[Referee], list[str]]) -> list[str]:

@@ -577,7 +577,8 @@ def test_a_die_settling_while_sparks_are_owed_takes_back_the_done_and_the_spark_
 def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_back_the_done() -> None:
     """Countdown, two players: yellow1 went onto C-G13:2 ([#] + [#] = 5, yellow4 on chip 1) unseen, so sparks
     seemed owed and p1's was drawn; then C-G13 leaves the table, a row card taken to its place: the ``done`` is
-    taken back, yellow1 (of the roll's dice left, the one that completes the card) placed, and the card defused."""
+    taken back, yellow1 (of the roll's dice left, the one that completes the card) placed when a yellow die was last
+    picked up from the roll area, and the card defused."""
     setup = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
              "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
              "roll yellow1 blue5 yellow4 black2", "place yellow4 C-G13:1", "place blue5 C-G40:1", "done",
@@ -587,13 +588,15 @@ def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_b
         Change("card+", 6, 1.0, "C-G13", where=(400.0, 600.0), type="bomb", size=80.0),
         Change("card+", 6, 1.0, "C-G52", where=(300.0, 350.0), type="bomb", size=80.0),
         Change("die+", 60, 10.0, "C-G13", 1, "yellow4", where=(390.0, 600.0)),
+        Change("loose-", 96, 16.0, die="yellow1", where=(500.0, 400.0)),
         Change("die-", 120, 20.0, "C-G13", 1, "yellow4", where=(400.0, 600.0)),
         Change("card-", 120, 20.0, "C-G13", where=(400.0, 600.0), type="bomb"),
         Change("card>", 126, 21.0, "C-G52", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
     ], 0.0, 30.0)
-    actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup) - 4:]
-    assert actions == ["place yellow4 C-G13:1", "place blue5 C-G40:1", "place yellow1 C-G13:2",
-                       "defuse C-G13 take C-G52"], actions
+    events = [e for e in referee.events if not e.undone and e.accepted][len(setup) - 4:]
+    assert [e.action for e in events] == ["place yellow4 C-G13:1", "place blue5 C-G40:1", "place yellow1 C-G13:2",
+                                          "defuse C-G13 take C-G52"], events
+    assert events[2].elapsed == 16.0 - interp.settings.clock_start  # put down once picked up from the roll area
     assert referee.violations == []
 
 
