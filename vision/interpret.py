@@ -542,6 +542,8 @@ class Interpreter(Resync):
                 self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: {back}, back where it lay")
                 return True
             stand_in = self._stand_in(change)
+            if stand_in is None and change.type == "spark" and self._infer_unseen(change, "spark"):
+                stand_in = self._stand_in(change)  # drawn as the distribution ended (its ``done`` unseen)
             self._ask(change, f"an unknown {change.type} card turned up at ({change.where[0]:.0f}, "
                               f"{change.where[1]:.0f}): which card is it?"
                               + (f" (taken as {stand_in} meanwhile)" if stand_in else ""))

@@ -671,6 +671,17 @@ def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> No
 
 
 
+def test_an_unknown_spark_card_turning_up_as_the_roll_is_distributed_ends_the_distribution() -> None:
+    """Countdown: while the game waits for dice placed (or ``done``), an unknown spark card turns up: the
+    distribution was over, and it is the spark owed, taken as the spark card it looks most like meanwhile."""
+    referee, interp = _dealt(GameConfig("countdown", 2), SPARKS_OWED[:-1])
+    _run_from(interp, [Change("card+", 60, 10.0, "?1", where=(300.0, 100.0), type="spark", size=80.0,
+                              resembles=("S-G05", "S-G07"))], 9.0, 20.0)
+    assert [e.action for e in referee.events][len(SPARKS_OWED) - 1:] == ["done", "spark p1 S-G05"]
+    assert [c.question for c in interp.confirms] == [
+        "an unknown spark card turned up at (300, 100): which card is it? (taken as S-G05 meanwhile)"]
+
+
 def test_sparks_owed_and_never_seen_drawn_are_drawn_unseen_once_the_next_roll_lands() -> None:
     """Each player owes a spark, and the cards drawn are never seen (a hand over them, or named as nothing): when
     the next roll lands, the sparks were drawn unseen. Each gets a stand-in, asked about, and the roll is taken."""
