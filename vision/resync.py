@@ -689,16 +689,7 @@ class Resync:
         """A player's card left the table with chips the game holds empty after the ``done`` inferred before (the
         last die was put down under the hand that took the card): the ``done`` is taken back (``_undo_done``) when
         exactly one choice of the roll's dice left over completes the card, and they are placed."""
-        empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
-
-        def placing(trial: Referee) -> list[str]:
-            dice = [str(d) for d in trial.state.roll]
-            found = {tuple(f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty))
-                     for chosen in permutations(dice, len(empty))}
-            found = {f for f in found if takes(trial, list(f))}
-            return list(min(found)) if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) == 1 else []
-
-        actions = self._undo_done(change, placing) if empty else []
+        actions = self._undo_done(change, lambda trial: _completing(trial, cip, [str(d) for d in trial.state.roll]))
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it after the "
                               "distribution seemed over")
@@ -759,19 +750,11 @@ class Resync:
         if self.state.phase != "distribute":
             return False
         lifted = self._lifted_unseen()
-        dice = list(lifted)
-        empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
-        if not empty or len(empty) > len(dice):
+        actions = _completing(self.referee, cip, list(lifted))
+        if not actions:
             return False
-        found = set()
-        for chosen in permutations(dice, len(empty)):
-            actions = [f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty)]
-            if takes(self.referee, actions):
-                found.add(tuple(actions))
-        if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) != 1:
-            return False  # none, or a guess between dice
         self._doubt(change)
-        for action in min(found):
+        for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it seen nowhere")
             at = min(change.elapsed, lifted[action.split()[1]].elapsed)  # put down once lifted
             self._report(replace(change, elapsed=at, confidence=0.0), action)
@@ -1130,6 +1113,15 @@ class Resync:
         self._report(replace(change, die=die, confidence=min(change.confidence, 0.5)),
                      f"place {die} {card}:{chip}")
         return True
+
+
+def _completing(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
+    """The placements of ``dice`` on the empty chips of ``cip`` (a card in play) that complete it, when exactly one
+    choice of the dice does and the game takes it (tried on a copy); else none."""
+    empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
+    found = {f for chosen in permutations(dice, len(empty))
+             if takes(referee, list(f := tuple(f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty))))}
+    return list(min(found)) if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) == 1 else []
 
 
 def chip_rule(state: State, card: str, chip: int) -> Chip | None:
