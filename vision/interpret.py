@@ -550,11 +550,12 @@ class Interpreter(Resync):
             return True
         alias = next((c for c in self._pending if c.kind == "card+" and c.card.startswith("?")
                       and c.elapsed < change.elapsed and c.resembles == (change.card,)), None)
+        if any(c.kind == "card+" and c.card.startswith("?") and c.elapsed < change.elapsed and c is not alias
+               for c in self._pending):
+            return False  # an unknown card turned up before it: dealt (or revealed) first
         if alias is not None:  # that card, seen first unrecognised (like it alone) and named since: turned up then
             self._done(alias)
             self.notes.append(f"unknown card {alias.card} at {alias.elapsed:.2f} s: {change.card}, named since")
-        if any(c.kind == "card+" and c.card.startswith("?") and c.elapsed < change.elapsed for c in self._pending):
-            return False  # an unknown card turned up before it: dealt (or revealed) first
         if self._guessed(change.card):
             self._replace_stand_in(change)
         if self._owner(change.card) is not None or change.card in self.state.row:
@@ -947,8 +948,7 @@ class Interpreter(Resync):
         """A die of the roll being distributed, still lying there, read again with another face where it lay: the
         roll was misread. Corrected in the referee's log (``Referee.correct``: the reports since are replayed, and
         none of them used that die)."""
-        old = next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
-                    and colours(c.die) == colours(change.die)), None)
+        old = self._read_before(change)
         if old is None or self.state.phase not in ("ability", "distribute"):
             return False
         roll = last_roll(self.referee)

@@ -689,7 +689,7 @@ class Resync:
         """A player's card left the table with chips the game holds empty after the ``done`` inferred before (the
         last die was put down under the hand that took the card): the ``done`` is taken back (``_undo_done``) when
         exactly one choice of the roll's dice left over completes the card, and they are placed."""
-        actions = self._undo_done(change, lambda trial: _completing(trial, cip, [str(d) for d in trial.state.roll]))
+        actions = self._undo_done(change, lambda trial: _completion(trial, cip, [str(d) for d in trial.state.roll]))
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it after the "
                               "distribution seemed over")
@@ -750,7 +750,7 @@ class Resync:
         if self.state.phase != "distribute":
             return False
         lifted = self._lifted_unseen()
-        actions = _completing(self.referee, cip, list(lifted))
+        actions = _completion(self.referee, cip, list(lifted))
         if not actions:
             return False
         self._doubt(change)
@@ -1005,8 +1005,7 @@ class Resync:
         if lose is None:
             return False
         read = Die(lose[2][:-1], lose[2][-1])
-        unused = next((e for e in reversed(self.referee.events)
-                       if not e.undone and e.accepted and e.action == f"unused {read}"), None)
+        unused = self._unused_report(str(read))
         new = read.with_face(Die.parse(die).face)
         if unused is None or unused.elapsed > at or new == read:
             return False
@@ -1017,12 +1016,9 @@ class Resync:
     def _unused_read_again(self, change: Change) -> bool:
         """The unused die rolled again, lying where it landed, read again with another face (``change``, turned)
         before the next roll: its one reading was wrong, and is corrected if every other report stands."""
-        old = next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
-                    and colours(c.die) == colours(change.die)), None)
-        events = self.referee.events
-        unused = next((e for e in reversed(events) if not e.undone and e.accepted
-                       and e.action.startswith(("unused ", "roll "))), None)
-        if old is None or unused is None or unused.action != f"unused {old.die}":
+        old = self._read_before(change)
+        unused = self._unused_report(old.die) if old is not None else None
+        if old is None or unused is None:
             return False
         why = f"unused {old.die} read again at {change.elapsed:.2f} s as {change.die}"
         if not self._correct_if(lambda _, correct: correct(unused.index, f"unused {change.die}"), why,
@@ -1031,6 +1027,19 @@ class Resync:
         self._done(change)
         self._left.remove(old)
         return True
+
+    def _unused_report(self, die: str) -> Event | None:
+        """The report of the unused die ``die`` rolled again, if nothing was rolled since (the die the returns now
+        owed match)."""
+        latest = next((e for e in reversed(self.referee.events) if not e.undone and e.accepted
+                       and e.action.startswith(("unused ", "roll "))), None)
+        return latest if latest is not None and latest.action == f"unused {die}" else None
+
+    def _read_before(self, change: Change) -> Change | None:
+        """The reading a loose die read again where it lies (``change``, a ``turned`` pair's ``loose+``) replaces:
+        the pair's ``loose-``, of its colours, in the same frame."""
+        return next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
+                     and colours(c.die) == colours(change.die)), None)
 
     def _correct_report(self, stand_in: str, card: str, why: str,
                         wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
@@ -1115,7 +1124,7 @@ class Resync:
         return True
 
 
-def _completing(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
+def _completion(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
     """The placements of ``dice`` on the empty chips of ``cip`` (a card in play) that complete it, when exactly one
     choice of the dice does and the game takes it (tried on a copy); else none."""
     empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
