@@ -690,19 +690,63 @@ class Resync:
         last die was put down under the hand that took the card): the ``done`` is taken back (``_undo_done``) when
         exactly one choice of the roll's dice left over completes the card, and they are placed."""
         actions = self._undo_done(change, lambda trial: _completion(trial, cip, [str(d) for d in trial.state.roll]))
+        if not actions:
+            return self._done_was_the_last_die(change, cip)
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s, the card leaving with it after the "
                               "distribution seemed over")
             self._report(replace(change, elapsed=self._lifted_at(action.split()[1], change), confidence=0.0), action)
         return bool(actions)
 
+    def _done_was_the_last_die(self, change: Change, cip: Any) -> bool:
+        """As ``_completed_after_done``, but cards were defused since the ``done``, as they are once the dice are all
+        placed: the roll's one die left over completes the card, so the ``done`` was that die put down unseen. The
+        ``done`` is corrected to its placement, the sparks drawn for it as a die not taken judged again, when the
+        game then takes every other report since."""
+        events = self.referee.events
+        done = _latest_done(self.referee)
+        if done is None:
+            return False
+        later = [e for e in events[done.index + 1:] if not e.undone]
+        before = copy_of(self.referee)
+        for event in reversed(later):
+            before.undo(event.index)
+        before.undo(done.index)
+        left = [str(d) for d in before.state.roll]
+        actions = _completion(before, cip, left)
+        if len(left) != 1 or len(actions) != 1:
+            return False
+        sparks = [e for e in later if e.action.startswith("spark ")]
+        trial = copy_of(self.referee)
+        for event in reversed(sparks):
+            trial.undo(event.index)
+        trial.correct(done.index, actions[0])  # it follows the done, moving the reports after it down one
+        if not trial.events[done.index + 1].accepted or any(
+                e.accepted and not trial.events[e.index + 1].accepted for e in later if e not in sparks):
+            return False
+        for event in reversed(sparks):
+            self.referee.undo(event.index)
+        self._spark_drawn_again(sparks)
+        self._doubt(change)
+        self.correct(done.index, actions[0], f"{cip.id} left the table at {change.elapsed:.2f} s one die short: "
+                                              "the distribution ended with its last die, not a done")
+        return True
+
+    def _spark_drawn_again(self, sparks: list[Event]) -> None:
+        """Spark cards whose drawing was taken back wait to be judged again, as cards just seen turning up."""
+        for event in sparks:
+            drawn = Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start,
+                           event.action.split()[-1], type="spark")
+            self._pending.append(drawn)
+            self._arrived[id(drawn)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
+
     def _undo_done(self, change: Change, placing: Callable[[Referee], list[str]]) -> list[str]:
         """The latest ``done`` (no roll since, nor a card defused) and what followed it taken back when the game
         would then take ``placing``'s placements (an empty list: it would not): those placements. A spark drawn since
         waits to be judged again, as a card just seen turning up."""
         events = self.referee.events
-        done = next((e for e in reversed(events) if not e.undone and e.accepted and e.action == "done"), None)
-        if done is None or any(not e.undone and e.action.startswith("roll ") for e in events[done.index:]):
+        done = _latest_done(self.referee)
+        if done is None:
             return []
         later = [e.index for e in events[done.index:] if not e.undone]
         if any(events[i].action.startswith("defuse ") for i in later):
@@ -715,13 +759,7 @@ class Resync:
             return []
         for index in reversed(later):
             self.referee.undo(index)
-        for event in (events[i] for i in later):
-            words = event.action.split()
-            if words[0] == "spark":
-                drawn = Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start, words[-1],
-                               type="spark")
-                self._pending.append(drawn)
-                self._arrived[id(drawn)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
+        self._spark_drawn_again([events[i] for i in later if events[i].action.startswith("spark ")])
         self._doubt(change)
         self.notes.append(f"the distribution was not over at {change.elapsed:.2f} s: {len(later)} events taken back")
         return actions
@@ -1154,6 +1192,15 @@ def _kept_in_hand(state: State, player: int, card: str) -> bool:
     after = state.clone()
     after.apply_action(deal)
     return card not in after.set_aside
+
+
+def _latest_done(referee: Referee) -> Event | None:
+    """The game's latest ``done``, if no roll came since."""
+    events = referee.events
+    done = next((e for e in reversed(events) if not e.undone and e.accepted and e.action == "done"), None)
+    if done is None or any(not e.undone and e.action.startswith("roll ") for e in events[done.index:]):
+        return None
+    return done
 
 
 def _report_index(referee: Referee, action: str) -> int:
