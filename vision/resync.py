@@ -30,7 +30,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - a ``done`` that was not: a die of the roll settles on a chip while the game waits for unused dice rolled again
   (``done`` has no visible sign; it was inferred from a die that seemed rolled again), or a player's card leaves
   with chips the game holds empty that exactly one choice of the roll's dice left over fills. It is taken back,
-  with what followed it (``_undo_done``);
+  with what followed it (``_undo_done``); if a card was defused since (as cards are once the dice are all placed)
+  and the roll's one die left over completes the leaving card, the ``done`` was that die put down unseen and is
+  corrected to its placement (``_done_was_the_last_die``);
 - an unused die misread as it was rolled again: a return the rules refuse as unlike it, lifted after it was seen
   rolled, gives it the returned die's face; a reading of it again where it lies corrects it too, if every other
   report stands;
