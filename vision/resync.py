@@ -819,18 +819,29 @@ class Resync:
         since = events[-1].elapsed - 0.5 if events else 0.0
         loose = [c for c in self._pending if c.kind == "loose+" and not c.brief
                  and self._game_time(c.elapsed) >= since]
+        # dice that landed together, given up while the rest of the roll settled on chips: the roll's
+        loose += [c for c in self._given_up if c.kind == "loose+" and self._game_time(c.elapsed) >= since
+                  and self._heap(c, given_up=True)]
         placed = [c for c in self._pending if c.kind == "die+" and self._game_time(c.elapsed) >= since
                   and self._chip_die(c.card, c.chip) is None]
         bag = {"/".join(k): n for k, n in self.state.bag.items()}
-        dice, fillers = infer_roll(wanted, [c.die for c in loose], [c.die for c in placed], bag)
-        if len(dice) != wanted or len(fillers) > self.settings.max_fillers \
-                or not takes(self.referee, ["roll " + " ".join(dice)]):
+        faint = sorted([c for c in placed if c.confidence < self.settings.min_confidence], key=lambda c: c.confidence)
+        for dropped in range(len(faint) + 1):  # a faint reading on a chip may be no die of the roll: least sure out
+            kept = [c for c in placed if c not in faint[:dropped]]
+            dice, fillers = infer_roll(wanted, [c.die for c in loose], [c.die for c in kept], bag)
+            if len(dice) == wanted and len(fillers) <= self.settings.max_fillers \
+                    and takes(self.referee, ["roll " + " ".join(dice)]):
+                break
+        else:
             return False
         self._fillers = fillers
         for c in loose:
             if c.die in dice:
-                self._done(c)
-        first = min([c.elapsed for c in loose] + [c.elapsed - 2.0 for c in placed])
+                if c in self._pending:
+                    self._done(c)
+                else:
+                    self._given_up.remove(c)
+        first = min([c.elapsed for c in loose] + [c.elapsed - 2.0 for c in kept])
         at = max(first, events[-1].elapsed + self.settings.clock_start if events else first)
         self._doubt(change)
         self.notes.append(f"roll {' '.join(dice)} inferred at {change.elapsed:.2f} s from the dice on the table")

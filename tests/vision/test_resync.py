@@ -57,6 +57,43 @@ def test_a_roll_vision_missed_is_inferred_from_the_dice_settling_on_chips() -> N
     assert all(e.accepted for e in referee.events) and referee.violations == []
 
 
+HALF_SEEN_ROLL = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
+                  "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready")
+"""Countdown, two players, waiting for a roll of four dice (minute s4s615 at 34 s): two of them land together and
+are seen, a third is seen alone as it lands, the fourth only on the chip it is put on (black/yellow1 on C-G17:1),
+then the third on its chip (yellow3 on C-G50:1)."""
+
+
+def _half_seen_roll(faint: list[Change]) -> Referee:
+    referee, interp = _dealt(GameConfig("countdown", 2), HALF_SEEN_ROLL)
+    _run(interp, [*_loose(("blue3", "black2"), 2.0), Change("loose+", 28, 4.7, die="yellow3", where=(700.0, 380.0)),
+                  Change("die+", 31, 5.2, "C-G17", 1, "black/yellow1", confidence=0.46, where=(300.0, 600.0)),
+                  Change("loose-", 40, 6.6, die="yellow3", where=(700.0, 380.0)),
+                  Change("die+", 42, 7.0, "C-G50", 1, "yellow3", confidence=0.54, where=(600.0, 150.0)), *faint],
+         20.0)
+    return referee
+
+
+def test_a_roll_half_seen_landing_is_inferred_with_the_dice_that_landed_together() -> None:
+    """The two dice that landed together are given up before the rest of the roll has settled on chips, yet they
+    are the roll's: inferred from the dice on chips, it takes them (short of them, it was never inferred)."""
+    referee = _half_seen_roll([])
+    actions = [e.action for e in referee.events if not e.undone][len(HALF_SEEN_ROLL):]
+    assert actions[:3] == ["roll black/yellow1 yellow3 blue3 black2", "place black/yellow1 C-G17:1",
+                           "place yellow3 C-G50:1"], actions
+    assert referee.violations == []
+
+
+def test_a_faint_reading_on_a_chip_that_no_roll_can_hold_is_left_out_of_the_roll_inferred() -> None:
+    """A faint black/yellow3 read on another chip (a print, a hand) cannot be in the roll with the black/yellow1 (the
+    bag holds one black/yellow die): the roll is inferred without it, from the dice that landed together."""
+    referee = _half_seen_roll([Change("die+", 50, 8.3, "C-G24", 1, "black/yellow3", confidence=0.12,
+                                      where=(650.0, 150.0))])
+    rolls = [e.action for e in referee.events if not e.undone and e.action.startswith("roll ")]
+    assert rolls == ["roll black/yellow1 yellow3 blue3 black2"], rolls
+    assert referee.violations == []
+
+
 def test_a_die_of_the_roll_read_with_another_colour_is_corrected_by_where_it_settles() -> None:
     referee, interp = _dealt()
     # the roll was read with a blue4 that is a black4: the die seen on the chip, read for longer, is right
