@@ -291,6 +291,9 @@ class Interpreter(Resync):
         """Card (or unknown card) -> when it first turned up (its first ``card+``)."""
         self._back: dict[str, str] = {}
         """Unknown card -> the known card that had just left where it turned up (``_back_where_it_lay``)."""
+        self._not_cards: list[Change] = []
+        """Unknown cards asked about and taken as no card (the game wanted none): a card-like object, seen again where
+        it lay (``_not_a_card_again``)."""
         self._cards_at: dict[str, tuple[Point, float, float]] = {}
         """Card -> where it lies, its short side (pixels) and when it left (``inf`` while there), from the card
         changes."""
@@ -541,9 +544,13 @@ class Interpreter(Resync):
                 self._cards_at[back] = self._cards_at.pop(change.card, self._cards_at[back])
                 self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: {back}, back where it lay")
                 return True
+            if self._not_a_card_again(change):
+                return True
             stand_in = self._stand_in(change)
             if stand_in is None and change.type == "spark" and self._infer_unseen(change, "spark"):
                 stand_in = self._stand_in(change)  # drawn as the distribution ended (its ``done`` unseen)
+            if stand_in is None:
+                self._not_cards.append(change)
             self._ask(change, f"an unknown {change.type} card turned up at ({change.where[0]:.0f}, "
                               f"{change.where[1]:.0f}): which card is it?"
                               + (f" (taken as {stand_in} meanwhile)" if stand_in else ""))
@@ -590,6 +597,17 @@ class Interpreter(Resync):
                      if not card.startswith("?") and change.elapsed - gone <= self.settings.wait_s
                      # (a card still lying there: only a box nearly on it; cards set aside are stacked a little apart)
                      and dist(centre, change.where) <= size / (4 if gone == inf else 2)), None)
+
+    def _not_a_card_again(self, change: Change) -> bool:
+        """An unknown card of a type turning up where an unknown card of that type turned up before and was taken as
+        no card: the same card-like object seen again (a dice bag, a box), not a card drawn or turned up."""
+        before = next((c for c in self._not_cards if c.type == change.type
+                       and dist(c.where, change.where) <= min(c.size, change.size) / 2), None)
+        if before is None:
+            return False
+        self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: where {before.card} turned up at "
+                          f"{before.elapsed:.2f} s, taken as no card")
+        return True
 
     def _learn_deal(self, player: int, card: str, where: Point) -> None:
         """``card``, just dealt to ``player`` at ``where``, shows where that player's cards lie, or where the

@@ -94,6 +94,21 @@ def test_a_faint_reading_on_a_chip_that_no_roll_can_hold_is_left_out_of_the_roll
     assert referee.violations == []
 
 
+def test_an_unknown_card_where_one_was_taken_as_no_card_before_is_that_object_again() -> None:
+    """Countdown (minute v3s618): something spark-like lies beside the table as the game waits for the roll, and is
+    taken as no card; uncovered again while the roll is distributed, it is that object again, not a spark drawn
+    (which would end the distribution)."""
+    referee, interp = _dealt(GameConfig("countdown", 2), HALF_SEEN_ROLL)
+    spot = (540.0, 372.0)
+    _run(interp, [Change("card+", 6, 1.0, "?7", where=spot, type="spark", size=80.0),
+                  Change("card-", 36, 6.0, "?7", where=spot, type="spark"),
+                  *_loose(("black2", "yellow3", "blue3", "red4"), 7.0),
+                  Change("die+", 60, 10.0, "C-G50", 1, "yellow3", where=(600.0, 150.0)),
+                  Change("card+", 72, 12.0, "?9", where=(541.0, 371.0), type="spark", size=80.0)], 20.0)
+    actions = [e.action for e in referee.events if not e.undone][len(HALF_SEEN_ROLL):]
+    assert actions == ["roll black2 yellow3 blue3 red4", "place yellow3 C-G50:1"], actions
+
+
 def test_a_die_of_the_roll_read_with_another_colour_is_corrected_by_where_it_settles() -> None:
     referee, interp = _dealt()
     # the roll was read with a blue4 that is a black4: the die seen on the chip, read for longer, is right
