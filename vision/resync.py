@@ -7,8 +7,10 @@ One missed or misread die early in a game leaves the rules engine waiting for so
 story that makes the game agree with the table, each step tried on a copy of the game first:
 
 - a roll missed: dice settle on chips while the game waits for a roll. The roll is the loose dice seen since the
-  game last moved plus the dice on chips that no loose die accounts for (``infer_roll``), once all its dice are
-  seen (``roll_patience_s``; ``max_fillers`` dice may be stand-ins, replaced as they are seen);
+  game last moved (given up meanwhile too, if they landed together) plus the dice on chips that no loose die
+  accounts for (``infer_roll``; faint readings on chips left out, least sure first, while it does not fit the
+  bag), once all its dice are seen (``roll_patience_s``; ``max_fillers`` dice may be stand-ins, replaced as they
+  are seen);
 - a roll misread: a die settles on a chip that the roll does not hold. The roll is corrected (``fix_roll``,
   ``Referee.correct``) with a die not yet placed read as the die on the chip: a stand-in die, else a die of its
   colours (a face misread), else one with its face (a colour misread), else the die just picked up from the roll
@@ -58,7 +60,8 @@ story that makes the game agree with the table, each step tried on a copy of the
 - look-alikes: a loose "die" lying alone before the first roll (a look-alike object), or apart from the roll's
   heap, is no die of the game (until a die lands on its spot in a heap with others: a roll's), nor is a die read
   on a chip before any roll landed (the card's print), nor one read on a chip printed with exactly that die while
-  no die of its colours is in play (``_exact_print``).
+  no die of its colours is in play (``_exact_print``); an unknown card turning up where one of its type was taken
+  as no card is that object again (``Interpreter._not_a_card_again``).
 
 Whatever is inferred is reported (the referee's log says what the game took to have happened) and noted
 (``Interpreter.notes``); the interpreter then counts the game as out of step with the table for ``doubt_s``, and
