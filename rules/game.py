@@ -534,9 +534,11 @@ class State:
         self.tasks[0:0] = [("lose", p, matches) for p in range(len(self.players))] + [("bag", action.die)]
 
     def _do_drawspark(self, action: A.DrawSpark) -> None:
-        task = self._expect("spark")
-        if action.player != task[1]:
-            raise IllegalActionError(f"p{task[1] + 1} draws the next spark")
+        self._expect("spark")
+        owing = self.owing_sparks()  # the rulebook sets no order: each player owing one draws it
+        if action.player not in owing:
+            raise IllegalActionError(f"p{action.player + 1} owes no spark now: "
+                                     f"{', '.join(f'p{p + 1}' for p in dict.fromkeys(owing))} draw")
         if not self.spark_source.pool:  # the discard pile becomes the new spark deck
             self.spark_source = Source(self.spark_discard, len(self.spark_discard))
             self.spark_discard = []
@@ -544,7 +546,16 @@ class State:
             raise IllegalActionError(f"{action.card} is not in the spark deck")
         self.spark_source.take(action.card)
         self.players[action.player].cards.append(CardInPlay(self.game.card(action.card)))
-        self.tasks.pop(0)
+        self.tasks.remove(("spark", action.player))
+
+    def owing_sparks(self) -> list[int]:
+        """The players owing a spark card now (one entry a spark): the spark draws the game waits for."""
+        owing = []
+        for task in self.tasks:
+            if task[0] != "spark":
+                break
+            owing.append(task[1])
+        return owing
 
     def _do_extraroll(self, action: A.ExtraRoll) -> None:
         task = self._expect("six")

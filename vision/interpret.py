@@ -578,7 +578,8 @@ class Interpreter(Resync):
         if verb == "spark" and (card := self.state.game.cards.get(change.card)) is not None and card.kind != "spark":
             return False  # a bomb or fuse card is no spark drawn: it waits for the game to want it (a reveal)
         self._done(change)
-        who = f" p{task[1] + 1}" if verb in ("deal", "spark", "role") else ""
+        player = self._spark_drawer(change.where) if verb == "spark" else task[1]
+        who = f" p{player + 1}" if verb in ("deal", "spark", "role") else ""
         self._report(replace(change, elapsed=alias.elapsed) if alias else change, f"{verb}{who} {change.card}")
         if verb == "deal" and change.card in self.state.set_aside:
             self._keep_in_hand(task[1], change)
@@ -588,6 +589,14 @@ class Interpreter(Resync):
             elif verb == "reveal" and change.type == "bomb" and self.state.turn == 0:
                 self.zones.learn("row", change.where)
         return True
+
+    def _spark_drawer(self, where: Point) -> int:
+        """Of the players owing a spark (they draw in any order), the one whose cards lie nearest where the spark card
+        turned up; the first of them while the zones of some are not known."""
+        owing = dict.fromkeys(self.state.owing_sparks())
+        if len(owing) == 1 or not all(p in self.zones.players for p in owing):
+            return next(iter(owing))
+        return min(owing, key=lambda p: self.zones.distance(p, where))
 
     def _back_where_it_lay(self, change: Change) -> str | None:
         """The named card that lies where an unknown card turns up, or left there within ``wait_s`` before: the

@@ -262,6 +262,7 @@ class Resync:
     _infer_unseen: Any
     _game_time: Any
     _learn_deal: Any
+    _spark_drawer: Any
     correct: Any
     _unfit_inferences: Any
 
@@ -888,6 +889,10 @@ class Resync:
         self._resembles[change.card] = change.resembles
         # the game's own chance outcomes: the cards that can come now (the deck, a role card), as actions
         outcomes = sorted((a for a, _ in self.state.chance_outcomes()), key=lambda a: a.card, reverse=True)
+        player = task[1]
+        if task[0] == "spark" and change.card != "?":  # drawn by the owing player nearest where it turned up
+            player = self._spark_drawer(change.where)
+            outcomes = [A.DrawSpark(player, a.card) for a in outcomes]
         # the card it looked most like first, if it can come, then the cards it resembles, closest first
         outcomes.sort(key=lambda a: (a.card != change.likely, _place(change.resembles, a.card)))
         for outcome in outcomes:
@@ -902,7 +907,7 @@ class Resync:
             if task[0] == "reveal":
                 kept = after.row
             else:
-                area = after.players[task[1]]
+                area = after.players[player]
                 kept = [c.id for c in area.cards] + ([area.role.id] if area.role else [])
             if (card in after.set_aside) != aside or (card not in kept and not aside):
                 continue  # a card that would be dealt again (a starting hand it breaks): not the simplest

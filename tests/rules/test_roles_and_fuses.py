@@ -200,6 +200,20 @@ def test_logistics_specialist_spark_for_the_extra_die_not_taken() -> None:
     assert hand(state, 0)[-1] == "S-G01" and hand(state, 1) == ["C-G01", "C-G03"]
 
 
+def test_players_owing_sparks_draw_them_in_any_order() -> None:
+    """"Any player who did not take a die this turn must draw one spark card": the rulebook sets no order, so p2
+    may draw before p1; a player owing none is told who does."""
+    state = pair("explosives-instructor", "cutter", "roll red1 blue2 yellow3 green6", "ready")
+    act(state, "place red1 C-G05:2", "done")
+    assert [t for t in state.tasks if t[0] == "spark"] == [("spark", 0), ("spark", 1), ("spark", 1)]
+    act(state, "spark p2 S-G01", "spark p1 S-G02")
+    with pytest.raises(IllegalActionError, match="p1 owes no spark now: p2 draw"):
+        act(state, "spark p1 S-G03")
+    act(state, "spark p2 S-G03")
+    assert hand(state, 0)[-1] == "S-G02" and hand(state, 1)[-2:] == ["S-G01", "S-G03"]
+    assert state.phase == "name" and state.leader == 1
+
+
 def test_only_the_leaders_role_is_active() -> None:
     state = pair("explosives-instructor", "cutter", "roll red1 blue2 yellow3 green6", "ready")
     act(state, "place red1 C-G05:2", "place blue2 C-G16:1", "place yellow3 C-G01:1", "place green6 C-G03:2")

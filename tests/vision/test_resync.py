@@ -753,6 +753,28 @@ def test_an_unknown_spark_card_drawn_gets_a_stand_in_so_the_game_goes_on() -> No
 
 
 
+@pytest.mark.parametrize("second", ["S-G07", "?2"], ids=["named", "unknown"])
+def test_a_spark_card_drawn_goes_to_the_owing_player_it_lies_beside(second: str) -> None:
+    """Both players owe a spark; they draw in any order. p2 draws first: the card turns up beside p2's cards, so
+    it is p2's (the rules' first in turn would be p1); then p1's, beside p1's (named, or unknown: a stand-in)."""
+    from vision.interpret import Zones
+
+    referee = Referee(GameConfig("countdown", 2), ManualClock())
+    for action in SPARKS_OWED:
+        referee.submit(action)
+    zones = Zones()
+    for player, y in ((0, 600.0), (1, 100.0)):
+        for x in (300.0, 420.0):
+            zones.learn(player, (x, y))
+    interp = Interpreter(referee, zones=zones)
+    _run_from(interp, [Change("card+", 120, 20.0, "S-G05", where=(560.0, 110.0), type="spark", size=80.0),
+                       Change("card+", 150, 25.0, second, where=(560.0, 610.0), type="spark", size=80.0)], 20.0, 35.0)
+    sparks = [e.action.rsplit(" ", 1)[0] + (" S-G05" if "S-G05" in e.action else "") for e in referee.events
+              if e.action.startswith("spark ") and not e.undone]
+    assert sparks == ["spark p2 S-G05", "spark p1"], sparks
+    assert referee.violations == []
+
+
 def test_an_unknown_spark_card_turning_up_as_the_roll_is_distributed_ends_the_distribution() -> None:
     """Countdown: while the game waits for dice placed (or ``done``), an unknown spark card turns up: the
     distribution was over, and it is the spark owed, taken as the spark card it looks most like meanwhile."""
