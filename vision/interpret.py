@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, dist, fix_roll, last_roll
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, takes
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -999,9 +999,23 @@ class Interpreter(Resync):
         rolled = [str(d) for d in self.state.roll]
         if again is None or again not in rolled or change.die in rolled or again not in roll.action.split():
             return
+        if self._only_read_again_fits(roll, again, change):
+            return
         del self._read_again[(roll.elapsed, again)]
         self._roll_read_as(roll, again, change.die, f"{change.die} settled on {change.card}:{change.chip} at "
                                                     f"{change.elapsed:.2f} s, as the roll was first read")
+
+    def _only_read_again_fits(self, roll: Event, again: str, change: Change) -> bool:
+        """Whether the chip ``change`` saw the die settle on takes it as read again (``again``) but, the roll read
+        back as first, refuses it by its rule: the reading on the chip, as the first, was the misread one."""
+        here = f"{change.card}:{change.chip}"
+        if self._trial(f"place {again} {here}"):
+            return False
+        dice = roll.action.split()[1:]
+        dice[dice.index(again)] = change.die
+        trial = copy_of(self.referee)
+        trial.correct(roll.index, "roll " + " ".join(dice))
+        return not takes(trial, [f"place {change.die} {here}"])
 
     def _roll_read_as(self, roll: Event, old: str, new: str, why: str) -> None:
         """Report ``roll`` corrected: its die ``old`` was ``new``."""

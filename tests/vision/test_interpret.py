@@ -211,6 +211,23 @@ def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> Non
     assert referee.violations == [] and interp.confirms == []
 
 
+def test_a_die_settling_with_the_face_first_read_on_a_chip_that_takes_only_the_reading_again_is_that() -> None:
+    """The roll's red6 is read again where it lies as red1 (the roll corrected), then settles on F-G21:1, ``[1]``,
+    read faintly as red6, as first read. That chip takes it only as red1, so the reading again stands and the one
+    on the chip was the misread one (probe h2s401: red5 on ``[yellow/5]``, red6 as first read, a question)."""
+    from vision.tracker import Change
+
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    turned = [Change("loose-", 30, 3.0, die="red6", where=(540.0, 400.0), turned=True),
+              Change("loose+", 30, 3.2, die="red1", where=(540.0, 400.0), turned=True)]
+    interp.feed(turned, 30, 5.0)
+    interp.feed([Change("die+", 50, 7.0, "F-G21", 1, "red6", 0.4)], 50, 8.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert actions[-2:] == ["roll black5 red1 black2 green1", "place red1 F-G21:1"], actions
+    assert referee.violations == []
+
+
 def test_returns_seen_out_of_turn_order_are_taken() -> None:
     """An unused red1 costs each player a die matching it; p2's die seen leaving before p1's is no violation."""
     from vision.tracker import Change
