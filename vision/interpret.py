@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, takes
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -1015,7 +1015,8 @@ class Interpreter(Resync):
         dice[dice.index(again)] = change.die
         trial = copy_of(self.referee)
         trial.correct(roll.index, "roll " + " ".join(dice))
-        return not takes(trial, [f"place {change.die} {here}"])
+        placed = trial.submit(f"place {change.die} {here}")
+        return not placed.accepted and placed.reason.startswith("chip ")  # (its rule, not the turn's count)
 
     def _roll_read_as(self, roll: Event, old: str, new: str, why: str) -> None:
         """Report ``roll`` corrected: its die ``old`` was ``new``."""
