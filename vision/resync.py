@@ -723,19 +723,18 @@ class Resync:
         if len(left) != 1 or len(actions) != 1:
             return False
         sparks = [e for e in later if e.action.startswith("spark ")]
-        trial = copy_of(self.referee)
-        for event in reversed(sparks):
-            trial.undo(event.index)
-        trial.correct(done.index, actions[0])  # it follows the done, moving the reports after it down one
-        if not trial.events[done.index + 1].accepted or any(
-                e.accepted and not trial.events[e.index + 1].accepted for e in later if e not in sparks):
+
+        def corrections(referee: Referee, correct: Correct) -> None:
+            for event in reversed(sparks):
+                referee.undo(event.index)
+            correct(done.index, actions[0])
+
+        if not self._correct_if(corrections, f"{cip.id} left the table at {change.elapsed:.2f} s one die short: the "
+                                             "distribution ended with its last die, not a done",
+                                lambda trial: _kept(self.referee, trial, done.index)):
             return False
-        for event in reversed(sparks):
-            self.referee.undo(event.index)
         self._spark_drawn_again(sparks)
         self._doubt(change)
-        self.correct(done.index, actions[0], f"{cip.id} left the table at {change.elapsed:.2f} s one die short: "
-                                              "the distribution ended with its last die, not a done")
         return True
 
     def _spark_drawn_again(self, sparks: list[Event]) -> None:
