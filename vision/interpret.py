@@ -641,7 +641,7 @@ class Interpreter(Resync):
         if self.state.phase not in ("distribute", "defuse"):
             return False
         if self.state.phase == "distribute" and not self.state.config.early_defuse:
-            return self._infer_unseen(change, "defuse")
+            return self._shown_leftovers(change) or self._infer_unseen(change, "defuse")
         moved = [c for c in self._pending if c.kind in ("card>", "card-") and c.card in self.state.row]
         if card.card.kind == "spark":
             moved = []  # a spark card takes no row card

@@ -41,7 +41,9 @@ story that makes the game agree with the table, each step tried on a copy of the
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
   colours on a chip the game holds empty, else on the one chip that takes it of a card where a die of its
-  colours lies loose (``_on_its_card``), else (``guess_leftovers``) on the first empty chip that takes it;
+  colours lies loose (``_on_its_card``), else (``guess_leftovers``) on the first empty chip that takes it. So are
+  the dice left over that the table shows on such chips when a completed card leaves to be defused (a die read
+  there before the roll held it, or misread as it landed), rather than a ``done`` inferred (``_shown_leftovers``);
 - a change seen before the game wanted it (a die returned before the unused die was seen rolled again, a roll
   that landed before the sparks owed were seen drawn) is given up, then judged again, once, when the game's task
   changes (``Interpreter._rejudge``, ``rejudge_s``);
@@ -616,25 +618,43 @@ class Resync:
         actions = []
         trial = self.state.clone()
         for die in [str(d) for d in self.state.roll] if dice is None else dice:
-            for (card, chip), seen in sorted(self._table.items()):
-                if colours(seen) != colours(die) or self._chip_die(card, chip) is not None:
-                    continue
-                action = f"place {die} {card}:{chip}"
-                if applied(trial, action):
-                    actions.append(action)
-                    break
-            else:
+            action = self._shown_on_a_chip(trial, die)
+            if action is None:
                 if not self.settings.guess_leftovers:
                     return False
-                guess = self._on_its_card(trial, die) or self._somewhere(trial, die)
-                if guess is None:
+                action = self._on_its_card(trial, die) or self._somewhere(trial, die)
+                if action is None:
                     return False
-                actions.append(guess)
+            actions.append(action)
+        self._report_leftovers(change, actions, "the next roll landing")
+        return True
+
+    def _shown_leftovers(self, change: Change) -> bool:
+        """A completed card leaves (to be defused) while the game still holds dice of the roll: those the table
+        shows on a chip the game holds empty were put there (seen before the roll held them, or misread as they
+        landed), not left unused. False if the table shows none of them."""
+        trial = self.state.clone()
+        actions = [a for die in [str(d) for d in self.state.roll] if (a := self._shown_on_a_chip(trial, die))]
+        if not actions:
+            return False
+        self._report_leftovers(change, actions, f"{change.card} leaving")
+        return True
+
+    def _shown_on_a_chip(self, trial: State, die: str) -> str | None:
+        """The placement of ``die`` where the table shows a die of its colours on a chip the game holds empty, if
+        ``trial`` takes it (applied to it)."""
+        for (card, chip), seen in sorted(self._table.items()):
+            if colours(seen) == colours(die) and self._chip_die(card, chip) is None \
+                    and applied(trial, action := f"place {die} {card}:{chip}"):
+                return action
+        return None
+
+    def _report_leftovers(self, change: Change, actions: list[str], why: str) -> None:
+        """Leftover dice's placements inferred at ``change``, each dated when its die was lifted from the roll."""
         self._doubt(change)
         for action in actions:
-            self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, the next roll landing")
+            self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, {why}")
             self._report(replace(change, elapsed=self._lifted_at(action.split()[1], change), confidence=0.0), action)
-        return True
 
     def _lifted_at(self, die: str, change: Change) -> float:
         """When a die of ``die``'s colours was last picked up from the roll area since the roll, before ``change``

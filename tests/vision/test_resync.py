@@ -652,19 +652,22 @@ def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_b
     assert referee.violations == []
 
 
+CD3S206 = ("deal p1 C-G01", "deal p1 C-G07", "deal p2 C-G22", "deal p2 C-G51", "deal p3 C-G17", "deal p3 C-G11",
+           "reveal C-G20", "reveal C-G23", "reveal C-G12", "reveal C-G18", "reveal C-G25", "role p1 R-3",
+           "role p2 R-7", "role p3 R-5", "roll black/yellow4 blue/red1 green6 yellow6", "place yellow6 C-G01:1",
+           "place blue/red1 C-G11:2", "place green6 C-G01:2", "place black/yellow4 C-G22:1",
+           "roll black1 black5 black1", "ready", "place black1 C-G11:1", "place black5 C-G22:2",
+           "place black1 C-G01:3", "done", "defuse C-G01 take C-G20", "reveal C-G16", "spark p3 S-G24",
+           "roll red1 blue1 red3", "ready", "place blue1 C-G07:2", "place red1 C-G22:3")
+"""Countdown, three players (fresh cd3s206 to 40 s; black1 on C-G11:1 is a violation): red3 is left to place."""
+
+
 def test_a_card_leaving_one_die_short_after_cards_were_defused_corrects_the_done_to_its_last_die() -> None:
     """Countdown, three players (fresh cd3s206 at 48 s): red6 went onto C-G22:4 unseen, the roll's last die, so a
     ``done`` was inferred and a spark seemed owed; C-G07, complete, is defused and C-G03 turned up in its place.
     Then C-G22 leaves, C-G03 taken to its place: the ``done`` was red6 put down, and C-G22 is defused."""
-    setup = ("deal p1 C-G01", "deal p1 C-G07", "deal p2 C-G22", "deal p2 C-G51", "deal p3 C-G17", "deal p3 C-G11",
-             "reveal C-G20", "reveal C-G23", "reveal C-G12", "reveal C-G18", "reveal C-G25", "role p1 R-3",
-             "role p2 R-7", "role p3 R-5", "roll black/yellow4 blue/red1 green6 yellow6", "place yellow6 C-G01:1",
-             "place blue/red1 C-G11:2", "place green6 C-G01:2", "place black/yellow4 C-G22:1",
-             "roll black1 black5 black1", "ready", "place black1 C-G11:1", "place black5 C-G22:2",
-             "place black1 C-G01:3", "done", "defuse C-G01 take C-G20", "reveal C-G16", "spark p3 S-G24",
-             "roll red1 blue1 red3", "ready", "place blue1 C-G07:2", "place red1 C-G22:3", "place red3 C-G11:1",
-             "roll red6 red3 black3 green/red6", "place black3 C-G07:1", "place green/red6 S-G24:1",
-             "place red3 C-G07:3", "done", "defuse C-G07 take C-G16", "reveal C-G03")
+    setup = (*CD3S206, "place red3 C-G11:1", "roll red6 red3 black3 green/red6", "place black3 C-G07:1",
+             "place green/red6 S-G24:1", "place red3 C-G07:3", "done", "defuse C-G07 take C-G16", "reveal C-G03")
     referee, interp = _dealt(GameConfig("countdown", 3), setup)
     assert referee.state.tasks[0] == ("spark", 1)
     chips = ((1, "black/yellow4"), (2, "black5"), (3, "red1"))
@@ -680,6 +683,24 @@ def test_a_card_leaving_one_die_short_after_cards_were_defused_corrects_the_done
     assert actions == ["place red3 C-G07:3", "place red6 C-G22:4", "defuse C-G07 take C-G16", "reveal C-G03",
                        "defuse C-G22 take C-G03"], actions
     assert referee.violations == [e for e in referee.events if e.action == "place black1 C-G11:1"]
+
+
+def test_a_die_seen_on_a_chip_before_the_roll_held_it_is_placed_there_when_a_completed_card_leaves() -> None:
+    """Countdown, three players (unseen3 cd3s706 at 88 s): red6 is read faintly on C-G22:4 before the roll holds
+    one (refused), and is put there after the next roll lands, which the table cannot show. When C-G07, complete,
+    leaves, the red6 the table shows is placed: no ``done`` (no die was left unused, no spark is owed)."""
+    referee, interp = _dealt(GameConfig("countdown", 3), CD3S206)
+    _run_from(interp, [
+        Change("die+", 6, 1.0, "C-G22", 4, "red6", confidence=0.3), Change("die+", 12, 2.0, "C-G11", 1, "red3"),
+        *_loose(("red6", "red3", "black3", "green/red6"), 4.0),
+        Change("die+", 42, 7.0, "C-G07", 1, "black3"), Change("die+", 48, 8.0, "S-G24", 1, "green/red6"),
+        Change("die+", 54, 9.0, "C-G07", 3, "red3"),
+        Change("card-", 72, 12.0, "C-G07", where=(400.0, 600.0), type="bomb"),
+        Change("card>", 78, 13.0, "C-G16", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
+    ], 0.0, 30.0)
+    actions = [e.action for e in referee.events if not e.undone][len(CD3S206):]
+    assert actions[-3:] == ["place red3 C-G07:3", "place red6 C-G22:4", "defuse C-G07 take C-G16"], actions
+    assert "done" not in actions
 
 
 def test_a_card_seen_unrecognised_like_it_alone_then_named_elsewhere_turned_up_when_first_seen() -> None:
