@@ -689,6 +689,9 @@ class Interpreter(Resync):
             return False  # the next roll landed before it: the game catches up with that first (``vision.resync``)
         roll = [str(d) for d in self.state.roll]
         lying = self._roll_die(change)
+        if lying not in roll and any(c.kind == "die+" and c.frame == change.frame and c.die in roll
+                                     for c in self._pending):
+            return False  # a die seen settling with it as the roll holds it goes first, before a roll correction
         if lying != change.die and self._printed_with(change) \
                 and sum(c.die == lying for c in self._lying) >= roll.count(lying):  # (a roll may hold two alike)
             if self._now[1] - change.elapsed < self.settings.lift_s:

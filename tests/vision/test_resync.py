@@ -121,6 +121,19 @@ def test_a_die_of_the_roll_read_with_another_colour_is_corrected_by_where_it_set
     assert referee.violations == [] and interp.confirms == []
 
 
+def test_a_die_seen_as_the_roll_holds_it_goes_before_a_roll_correction_read_in_the_same_frame() -> None:
+    """tune cd2s5 at 64 s: blue4, lifted from the roll area, is seen on F-G04:1, and in the same frame something on
+    F-G10:1 is read faintly as green4, a die the roll lacks but one a colour misread of blue4 would be. The die
+    the roll holds is placed; the faint reading does not take it from the roll, and is asked about."""
+    referee, interp = _dealt()
+    _run(interp, [*_loose(("red1", "blue4", "yellow2", "black3"), 2.0),
+                  Change("loose-", 24, 4.0, die="blue4", where=(540.0, 400.0)),
+                  Change("die+", 30, 5.0, "F-G10", 1, "green4", confidence=0.3, where=(300.0, 600.0)),
+                  Change("die+", 30, 5.0, "F-G04", 1, "blue4", confidence=0.8, where=(600.0, 150.0))], 15.0)
+    assert _actions(referee) == ["roll red1 blue4 yellow2 black3", "place blue4 F-G04:1"]
+    assert [c.action for c in interp.confirms] == ["place green4 F-G10:1"]
+
+
 def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of_the_game() -> None:
     referee, interp = _dealt()
     phantom = [Change("loose+", 1, 0.2, die="green2", where=(830.0, 476.0)),
