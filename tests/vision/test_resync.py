@@ -716,6 +716,26 @@ def test_a_die_seen_on_a_chip_before_the_roll_held_it_is_placed_there_when_a_com
     assert "done" not in actions
 
 
+def test_a_ready_inferred_goes_before_a_die_put_down_earlier_and_seen_later() -> None:
+    """Countdown (one-minute s4s615 at 22 s): the leader's ``ready`` has no sign; it is inferred when blue1 settles
+    on C-G07:2, and dated by the first die lifted from the roll area, red1, which is seen on C-G22:3 only later,
+    dated when it was put down, before blue1. Both placements follow the ``ready`` in the order they were made."""
+    setup = CD3S206[:CD3S206.index("roll red1 blue1 red3")]
+    referee, interp = _dealt(GameConfig("countdown", 3), setup)
+    commits = [(2.0, c) for c in _loose(("red1", "blue1", "red3"), 2.0)]
+    commits += [(4.0, Change("loose-", 24, 4.0, die="red1", where=(500.0, 400.0))),
+                (5.0, Change("loose-", 30, 5.0, die="blue1", where=(540.0, 400.0))),
+                (6.5, Change("die+", 36, 6.0, "C-G07", 2, "blue1", where=(420.0, 600.0))),
+                (9.0, Change("die+", 54, 4.5, "C-G22", 3, "red1", where=(380.0, 200.0)))]
+    t = 0.0
+    while t <= 20.0:
+        frame = int(round(t * 6))
+        interp.feed([c for at, c in commits if frame - 1 < at * 6 <= frame], frame, t)
+        t = round(t + 1 / 6, 4)
+    assert [e.action for e in referee.events if not e.undone][len(setup):] == [
+        "roll red1 blue1 red3", "ready", "place red1 C-G22:3", "place blue1 C-G07:2"]
+
+
 def test_a_card_seen_unrecognised_like_it_alone_then_named_elsewhere_turned_up_when_first_seen() -> None:
     """A row card is turned up where the layout cannot name it, though it looks like one card alone (C-G30), and
     is named 3 s later where it is laid: it was revealed when first seen."""
