@@ -981,6 +981,19 @@ def test_a_die_seen_lying_on_a_card_before_it_is_seen_on_its_chip_was_put_down_w
     assert placed.accepted and placed.elapsed == 10.0
 
 
+def test_a_die_seen_surely_lying_on_its_card_long_before_it_is_seen_on_its_chip_was_put_down_then() -> None:
+    """probe h3s402 at 59 s: red1 is seen lying on F-G21 (any of its three chips takes it) and only 8 s later on
+    chip 2, where it lay all along: it was put down when first seen lying there."""
+    referee, interp = _dealt()
+    timeline = CARDS_SEEN + _loose(("red1", "red6", "black4", "green1"), 2.0) + [
+        Change("loose-", 57, 9.5, die="red1", where=(500.0, 400.0)),
+        Change("loose+", 60, 10.0, die="red1", where=(300.0, 600.0)),
+        Change("die+", 108, 18.0, "F-G21", 2, "red1", where=(302.0, 601.0))]
+    _run(interp, timeline, 25.0)
+    placed = next(e for e in referee.events if e.action == "place red1 F-G21:2")
+    assert placed.accepted and placed.elapsed == 10.0
+
+
 def test_what_waits_when_the_recording_ends_is_judged_as_if_its_wait_were_over() -> None:
     """The red1 is seen lying on F-G10, off its chips, a second before the recording ends: at the end it is placed
     on F-G10's one chip that takes it, as it would have been had the recording gone on."""
