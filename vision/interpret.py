@@ -903,11 +903,12 @@ class Interpreter(Resync):
                 self._done(change)  # the refused die, just taken off its chip, back where it lay
                 del self._refused[i]
                 return True
-        same = next((c for c in self._left if c.die == change.die and not change.turned
+        # (a die of its colours there: the same die, read now with another face; one rolled again lands elsewhere)
+        same = next((c for c in self._left if colours(c.die) == colours(change.die) and not change.turned
                      and 0 <= change.elapsed - c.elapsed <= self.settings.wait_s
                      and dist(c.where, change.where) <= self.settings.same_spot_px), None)
         if same is not None and self.state.phase in ("distribute", "unused") and not self._heap(change):
-            self._done(change)  # hidden a while (a hand), seen again where it lay as it was: not rolled again
+            self._done(change)  # hidden a while (a hand), seen again where it lay: not rolled again
             self._left.remove(same)
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s: seen again where it lay")
             return True

@@ -1168,13 +1168,22 @@ class Resync:
     def _heap(self, change: Change, given_up: bool = False) -> list[Change]:
         """The loose dice that landed with ``change`` (within ``heap_s``), itself included, when they are more than
         one: a roll, not one die rolled again. Dice seen lying on a card are none of them: dice on a card glimpsed
-        off their chips (a hand over it), not landing from a roll. Those still waiting for the game (``given_up``:
-        and those given up since)."""
+        off their chips (a hand over it), not landing from a roll; nor are dice turning up where a die of their
+        colours was lifted since the roll (``_where_one_was_lifted``). Those still waiting for the game
+        (``given_up``: and those given up since)."""
         seen = [change, *self._pending, *(self._given_up if given_up else ())]
         heap = [c for c in dict.fromkeys(seen) if c.kind == "loose+" and not c.brief
                 and abs(c.elapsed - change.elapsed) <= self.settings.heap_s
-                and (c is change or self._card_under(c) is None)]
-        return heap if len(heap) >= 2 else []
+                and (c is change or self._card_under(c) is None) and not self._where_one_was_lifted(c)]
+        return heap if len(heap) >= 2 and change in heap else []
+
+    def _where_one_was_lifted(self, change: Change) -> bool:
+        """Whether a loose die turns up where a die of its colours was lifted from the roll area since the roll
+        (``same_spot_px``): that die put back, or read again where it lay, not one landing."""
+        roll = latest_roll(self.referee)
+        rolled = roll.elapsed + self.settings.clock_start if roll is not None else -inf
+        return any(rolled <= c.elapsed <= change.elapsed and colours(c.die) == colours(change.die)
+                   and dist(c.where, change.where) <= self.settings.same_spot_px for c in self._picked_up)
 
     def _loose_on_card(self, change: Change, card: str) -> bool:
         """A die seen on a card but on none of its chips: placed there, on the one empty chip of that card where

@@ -134,6 +134,20 @@ def test_a_die_seen_as_the_roll_holds_it_goes_before_a_roll_correction_read_in_t
     assert [c.action for c in interp.confirms] == ["place green4 F-G10:1"]
 
 
+def test_dice_seen_again_where_they_were_lifted_from_the_roll_area_are_no_next_roll_landing() -> None:
+    """one-minute v3s618 at 19 s: blue4, lifted (its placement refused, taken back), is put back where it lay as
+    yellow2 there is read again as yellow5, in one frame. Two dice turning up together, but where dice of their
+    colours were lifted: no roll landing (the dice left over were not placed unseen), and not rolled again."""
+    referee, interp = _dealt()
+    _run(interp, [*_loose(("red1", "blue4", "yellow2", "black3"), 2.0),
+                  Change("loose-", 24, 4.0, die="blue4", where=(540.0, 400.0)),
+                  Change("loose-", 44, 7.3, die="yellow2", where=(580.0, 400.0)),
+                  Change("loose+", 45, 7.5, die="blue4", where=(541.0, 401.0)),
+                  Change("loose+", 45, 7.5, die="yellow5", where=(580.0, 400.0))], 20.0)
+    assert _actions(referee) == ["roll red1 blue4 yellow2 black3"]
+    assert interp.confirms == []
+
+
 def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of_the_game() -> None:
     referee, interp = _dealt()
     phantom = [Change("loose+", 1, 0.2, die="green2", where=(830.0, 476.0)),
