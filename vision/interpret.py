@@ -805,6 +805,8 @@ class Interpreter(Resync):
                           and (c.card, c.chip) == (change.card, change.chip)), None)
             if here is not None and again is not None:  # the game's die there, read otherwise now: a misreading
                 self._done(again)
+                if self._taken_on_its_twin(again):
+                    return True
                 self._reread_on_chips.append(again)
                 self.notes.append(f"{here} on {change.card}:{change.chip} at {again.elapsed:.2f} s read again as "
                                   f"{again.die}")

@@ -1055,6 +1055,29 @@ class Resync:
                 return True
         return False
 
+    def _taken_on_its_twin(self, again: Change) -> bool:
+        """A die the game holds on a chip, read again surely as another die (``again``), while the table shows the
+        held die on the one other chip of that card the game holds empty: the held die was seen on both chips as it
+        was put down and taken on the wrong one, and ``again``'s die was put down since. The placement is corrected
+        to the other chip, if the game judges every other report as before, and ``again`` waits to be judged as a
+        die settling there."""
+        card, chip = again.card, again.chip
+        was, placed = self._chip_die(card, chip), self.referee.placing_events().get((card, chip))
+        if placed is None or again.confidence < self.settings.sure_face:
+            return False
+        twins = [k for (c, k), seen in self._table.items() if c == card and k != chip and seen == was
+                 and self._chip_die(card, k) is None]
+        if len(twins) != 1:
+            return False
+        why = f"{was} on {card}:{chip} read again as {again.die} at {again.elapsed:.2f} s, {was} seen on {twins[0]}"
+        if not self._correct_if(lambda _, correct: correct(placed.index, f"place {was} {card}:{twins[0]}"), why,
+                                lambda trial: _kept(self.referee, trial, placed.index)):
+            return False
+        settling = replace(again, turned=False)
+        self._pending.append(settling)
+        self._arrived[id(settling)] = self._now[1]
+        return True
+
     def _placement_misread(self, placed: Event, was: str, again: Change, action: str) -> bool:
         """``placed`` (of die ``was``) and the roll before it corrected to ``again``'s die, as ``_placed_read_again``
         says."""

@@ -148,6 +148,21 @@ def test_dice_seen_again_where_they_were_lifted_from_the_roll_area_are_no_next_r
     assert interp.confirms == []
 
 
+def test_a_die_seen_on_two_chips_is_moved_to_the_other_when_the_first_is_read_surely_as_another_die() -> None:
+    """probe2 p4s905 at 99 s: black4, put on F-G10:3, is seen first on chip 1 (both take it) and taken there; chip
+    3's reading is refused (the roll has no black4 left). When chip 1 is read again, surely, as green6, the black4
+    was chip 3's: its placement is corrected, and green6 is placed on chip 1."""
+    referee, interp = _dealt()
+    _run(interp, [*_loose(("red1", "black4", "yellow2", "green6"), 2.0),
+                  Change("die+", 30, 5.0, "F-G10", 1, "black4", where=(400.0, 600.0)),
+                  Change("die+", 31, 5.17, "F-G10", 3, "black4", where=(440.0, 600.0)),
+                  Change("die-", 54, 9.0, "F-G10", 1, "black4", where=(400.0, 600.0), turned=True),
+                  Change("die+", 54, 9.0, "F-G10", 1, "green6", confidence=0.9, where=(400.0, 600.0), turned=True)],
+         20.0)
+    assert _actions(referee) == ["roll red1 black4 yellow2 green6", "place black4 F-G10:3", "place green6 F-G10:1"]
+    assert all(e.accepted for e in referee.events)
+
+
 def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of_the_game() -> None:
     referee, interp = _dealt()
     phantom = [Change("loose+", 1, 0.2, die="green2", where=(830.0, 476.0)),
