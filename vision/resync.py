@@ -63,7 +63,11 @@ story that makes the game agree with the table, each step tried on a copy of the
   heap, is no die of the game (until a die lands on its spot in a heap with others: a roll's), nor is a die read
   on a chip before any roll landed (the card's print), nor one read on a chip printed with exactly that die while
   no die of its colours is in play (``_exact_print``); an unknown card turning up where one of its type was taken
-  as no card is that object again (``Interpreter._not_a_card_again``).
+  as no card is that object again (``Interpreter._not_a_card_again``); loose dice turning up where dice of their
+  colours were lifted since the roll (put back, or read again) are no roll landing (``_where_one_was_lifted``);
+- a die seen on two chips: a die the game holds on a chip read again surely as another die while the table shows
+  the held die on the card's one other empty chip was taken on the wrong chip as it was put down; its placement
+  moves there, the new reading judged as a die settling (``_taken_on_its_twin``).
 
 Whatever is inferred is reported (the referee's log says what the game took to have happened) and noted
 (``Interpreter.notes``); the interpreter then counts the game as out of step with the table for ``doubt_s``, and
