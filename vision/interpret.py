@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -510,8 +510,7 @@ class Interpreter(Resync):
         """``change`` dated for a ``ready`` it needed: by the first die lifted from the roll area since the roll at
         the latest (the leader is ready before any die is taken; a die put down before ``change`` may be seen
         only after it)."""
-        roll = latest_roll(self.referee)
-        rolled = roll.elapsed + self.settings.clock_start if roll is not None else -inf
+        rolled = self._rolled_at()
         return replace(change, elapsed=min([change.elapsed, *(c.elapsed for c in self._picked_up
                                                                if rolled <= c.elapsed)]))
 

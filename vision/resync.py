@@ -395,8 +395,7 @@ class Resync:
         actions (``_catch_up_options``, at most ``catch_up_actions``) that take the game to the roll leaving its dice
         on chips most like the table's, the fewest such, are taken to have happened unseen (a last resort:
         reported, noted, doubted)."""
-        roll = latest_roll(self.referee)
-        if roll is not None and change.elapsed <= roll.elapsed + self.settings.clock_start:
+        if change.elapsed <= self._rolled_at():
             return False  # dice seen before the game's last roll (given up, judged again): no next roll
         whole = min(self.state.config.dice_per_roll, sum(self.state.bag.values()) + len(self.state.roll))
         if len(self._heap(change, given_up=True)) < whole:
@@ -512,9 +511,8 @@ class Resync:
         left = [c for c in self._gone_early if c.kind == "card-" and c.card in complete]
         if not left:
             return False
-        roll = latest_roll(self.referee)  # the row card taken for it: one seen moving since this turn's roll
-        since = roll.elapsed + self.settings.clock_start if roll is not None else -inf
-        row = [c for c in self._gone_early if c.card in self.state.row and c.elapsed >= since]
+        # the row card taken for it: one seen moving since this turn's roll
+        row = [c for c in self._gone_early if c.card in self.state.row and c.elapsed >= self._rolled_at()]
         self._judge_again(left + row)
         self.notes.append(f"{', '.join(c.card for c in left)} left before the game wanted it: judged again")
         return True
@@ -663,10 +661,14 @@ class Resync:
     def _lifted_at(self, die: str, change: Change) -> float:
         """When a die of ``die``'s colours was last picked up from the roll area since the roll, before ``change``
         (a die put down unseen was put down once lifted); ``change``'s time if none was seen picked up."""
-        roll = latest_roll(self.referee)
-        rolled = roll.elapsed + self.settings.clock_start if roll is not None else 0.0
+        rolled = self._rolled_at()
         return max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)
                     and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
+
+    def _rolled_at(self) -> float:
+        """When (the changes' time) the game's latest roll was seen: -inf before any."""
+        roll = latest_roll(self.referee)
+        return roll.elapsed + self.settings.clock_start if roll is not None else -inf
 
     def _on_its_card(self, trial: State, die: str) -> str | None:
         """The placement of ``die`` on the one empty chip the game takes it on of a card where a die of its colours
@@ -1207,8 +1209,7 @@ class Resync:
     def _where_one_was_lifted(self, change: Change) -> bool:
         """Whether a loose die turns up where a die of its colours was lifted from the roll area since the roll
         (``same_spot_px``): that die put back, or read again where it lay, not one landing."""
-        roll = latest_roll(self.referee)
-        rolled = roll.elapsed + self.settings.clock_start if roll is not None else -inf
+        rolled = self._rolled_at()
         return any(rolled <= c.elapsed <= change.elapsed and colours(c.die) == colours(change.die)
                    and dist(c.where, change.where) <= self.settings.same_spot_px for c in self._picked_up)
 

@@ -10,7 +10,7 @@ import pytest
 
 from rules.clock import ManualClock
 from rules.config import GameConfig
-from rules.referee import Referee
+from rules.referee import Event, Referee
 from vision.interpret import Interpreter, InterpreterSettings
 from vision.tracker import Change
 
@@ -996,30 +996,31 @@ def test_a_die_lying_on_a_card_that_holds_another_of_its_colour_is_placed_when_t
     assert "place black1 F-G10:3" in _actions(referee), _actions(referee)
 
 
+def _placed(timeline: list[Change], action: str) -> Event:
+    """The event of ``action`` once ``timeline`` is fed to an interpreter of the game dealt ``SETUP``."""
+    referee, interp = _dealt()
+    _run(interp, CARDS_SEEN + timeline, 25.0)
+    return next(e for e in referee.events if e.action == action)
+
+
 def test_a_die_seen_lying_on_a_card_before_it_is_seen_on_its_chip_was_put_down_when_first_seen_lying() -> None:
     """The roll's second black4 is seen lying on F-G10 (taken at first for the black4 on its chip 1, glimpsed off
     it), and only 1.5 s later on chip 3: it was put down when it was first seen lying there."""
-    referee, interp = _dealt()
-    timeline = CARDS_SEEN + _loose(("black4", "red6", "black4", "green1"), 2.0) + [
+    placed = _placed(_loose(("black4", "red6", "black4", "green1"), 2.0) + [
         Change("die+", 30, 5.0, "F-G10", 1, "black4"),
         Change("loose-", 57, 9.5, die="black4", where=(580.0, 400.0)),
         Change("loose+", 60, 10.0, die="black4", where=(440.0, 600.0)),
-        Change("die+", 69, 11.5, "F-G10", 3, "black4", where=(442.0, 601.0))]
-    _run(interp, timeline, 20.0)
-    placed = next(e for e in referee.events if e.action == "place black4 F-G10:3")
+        Change("die+", 69, 11.5, "F-G10", 3, "black4", where=(442.0, 601.0))], "place black4 F-G10:3")
     assert placed.accepted and placed.elapsed == 10.0
 
 
 def test_a_die_seen_surely_lying_on_its_card_long_before_it_is_seen_on_its_chip_was_put_down_then() -> None:
     """probe h3s402 at 59 s: red1 is seen lying on F-G21 (any of its three chips takes it) and only 8 s later on
     chip 2, where it lay all along: it was put down when first seen lying there."""
-    referee, interp = _dealt()
-    timeline = CARDS_SEEN + _loose(("red1", "red6", "black4", "green1"), 2.0) + [
+    placed = _placed(_loose(("red1", "red6", "black4", "green1"), 2.0) + [
         Change("loose-", 57, 9.5, die="red1", where=(500.0, 400.0)),
         Change("loose+", 60, 10.0, die="red1", where=(300.0, 600.0)),
-        Change("die+", 108, 18.0, "F-G21", 2, "red1", where=(302.0, 601.0))]
-    _run(interp, timeline, 25.0)
-    placed = next(e for e in referee.events if e.action == "place red1 F-G21:2")
+        Change("die+", 108, 18.0, "F-G21", 2, "red1", where=(302.0, 601.0))], "place red1 F-G21:2")
     assert placed.accepted and placed.elapsed == 10.0
 
 
