@@ -260,6 +260,8 @@ class Interpreter(Resync):
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
+        self._rolled_sure: set[str] = set()
+        """Dice of the last roll seen landing that were read at ``sure_face`` or more there."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
@@ -725,6 +727,10 @@ class Interpreter(Resync):
             if fix is not None:
                 self.correct(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
+            elif (lifted := self._lifted_alike_refused(change)) is not None:
+                self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as "
+                                  f"{lifted}, lifted from the roll area: the chip's rule refuses either")
+                change = replace(change, die=lifted)
         change = self._on_top_of_held(change)
         # seen lying there, on no chip, before it was seen on the chip (its card not yet named there, or the layout
         # put it on no chip): put down then
@@ -747,6 +753,15 @@ class Interpreter(Resync):
         if event is not None and not event.accepted:
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
+
+    def _lifted_alike_refused(self, change: Change) -> str | None:
+        """The roll's one die of the colours of a die read on a chip where no correction of the roll fits it, read
+        surely as the roll landed and lately lifted from the roll area, when the chip's rule refuses that die too:
+        the die put there, its face misread on the chip, an illegal placement either way."""
+        alike = [d for d in map(str, self.state.roll) if colours(d) == colours(change.die)]
+        if len(alike) != 1 or alike[0] not in self._rolled_sure or alike[0] not in [c.die for c in self._left]:
+            return None
+        return alike[0] if _chip_rule(self._trial(f"place {alike[0]} {change.card}:{change.chip}")) else None
 
     def _next_roll_holds(self, change: Change) -> bool:
         """Whether a die settling on a chip, of colours the roll lacks, is one of a heap of loose dice that landed
@@ -968,6 +983,7 @@ class Interpreter(Resync):
         # most of a roll's dice show when it landed; one read late (misread at first, or under a hand) does not
         landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
+        self._rolled_sure = {c.die for c in dice if c.confidence >= self.settings.sure_face}
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True

@@ -163,6 +163,22 @@ def test_a_die_seen_on_two_chips_is_moved_to_the_other_when_the_first_is_read_su
     assert all(e.accepted for e in referee.events)
 
 
+@pytest.mark.parametrize("rolled_surely", [True, False])
+def test_a_die_on_a_chip_refusing_it_and_the_surely_rolled_die_alike_lifted_is_that_dies_violation(
+        rolled_surely: bool) -> None:
+    """unseen2 h3s502 at 54 s: red3, read surely as the roll landed and lifted from the roll area, is put on F-G21:1
+    (`[1]`) and read there as red5, a die the roll lacks; no correction of the roll fits (the chip refuses red5
+    too). The roll's one red die is the die put there: an illegal placement either way, flagged as red3. Read
+    faintly as it landed (unseen2 h2s501 at 5 s: the roll was the misread one), it is asked about instead."""
+    referee, interp = _dealt()
+    landed = [replace(c, confidence=0.9 if rolled_surely or c.die != "red3" else 0.55)
+              for c in _loose(("red3", "blue4", "yellow2", "black6"), 2.0)]
+    _run(interp, [*landed, Change("loose-", 24, 4.0, die="red3", where=(500.0, 400.0)),
+                  Change("die+", 30, 5.0, "F-G21", 1, "red5", confidence=0.8, where=(290.0, 600.0))], 15.0)
+    assert [e.action for e in referee.violations] == (["place red3 F-G21:1"] if rolled_surely else [])
+    assert [c.action for c in interp.confirms] == ([] if rolled_surely else ["place red5 F-G21:1"])
+
+
 def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of_the_game() -> None:
     referee, interp = _dealt()
     phantom = [Change("loose+", 1, 0.2, die="green2", where=(830.0, 476.0)),
