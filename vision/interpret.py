@@ -469,7 +469,7 @@ class Interpreter(Resync):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)
             if rule_kind and change.kind == "die+" and _chip_rule(why) \
-                    and change.confidence >= self.settings.taken_back_confidence:
+                    and (change.confidence >= self.settings.taken_back_confidence or self._rolled_surely(change.die)):
                 self._doubted.append((change, action, why))
             return None
         if change.kind == "card+" and change.size and action.startswith(("deal ", "reveal ")):
@@ -754,12 +754,16 @@ class Interpreter(Resync):
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
 
+    def _rolled_surely(self, die: str) -> bool:
+        """Whether ``die`` was read surely as the roll landed and lifted from the roll area since."""
+        return die in self._rolled_sure and die in [c.die for c in self._left]
+
     def _lifted_alike_refused(self, change: Change) -> str | None:
         """The roll's one die of the colours of a die read on a chip where no correction of the roll fits it, read
         surely as the roll landed and lately lifted from the roll area, when the chip's rule refuses that die too:
         the die put there, its face misread on the chip, an illegal placement either way."""
         alike = [d for d in map(str, self.state.roll) if colours(d) == colours(change.die)]
-        if len(alike) != 1 or alike[0] not in self._rolled_sure or alike[0] not in [c.die for c in self._left]:
+        if len(alike) != 1 or not self._rolled_surely(alike[0]):
             return None
         return alike[0] if _chip_rule(self._trial(f"place {alike[0]} {change.card}:{change.chip}")) else None
 

@@ -290,6 +290,16 @@ def test_a_refused_placement_read_unsurely_and_taken_back_is_a_violation_unless_
     assert [e.action for e in referee.violations] == (["place green1 F-G28:1"] if flagged else [])
 
 
+def test_a_refused_placement_barely_read_taken_back_is_a_violation_if_its_die_was_rolled_surely_and_lifted() -> None:
+    """As above at 0.25, but green1 was read surely as the roll landed and seen lifted from the roll area before it
+    was seen on F-G28:1 (probe cd2s403 at 18 s): the die taken back was that die, an illegal placement."""
+    referee, interp = _yellow_die_unplaced(0.9)
+    _run_from(interp, [Change("loose-", 76, 12.5, die="green1", where=(620.0, 400.0)),
+                       Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.25),
+                       Change("die-", 92, 15.0, "F-G28", 1, "green1")], 12.5, 20.0)
+    assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
+
+
 def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation() -> None:
     """As above, but the card leaves the table with the die (defused, with dice on its other chips the game never
     saw placed, which made the rules refuse this one): nothing was taken back."""
