@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -260,8 +260,8 @@ class Interpreter(Resync):
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
-        self._rolled_sure: set[str] = set()
-        """Dice of the last roll seen landing that were read at ``sure_face`` or more there."""
+        self._rolled_sure: tuple[float, set[str]] = (-inf, set())
+        """The latest roll seen landing (its game time) and its dice read at ``sure_face`` or more there."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
@@ -756,7 +756,9 @@ class Interpreter(Resync):
 
     def _rolled_surely(self, die: str) -> bool:
         """Whether ``die`` was read surely as the roll landed and lifted from the roll area since."""
-        return die in self._rolled_sure and die in [c.die for c in self._left]
+        roll = latest_roll(self.referee)
+        at, dice = self._rolled_sure
+        return roll is not None and roll.elapsed == at and die in dice and die in [c.die for c in self._left]
 
     def _lifted_alike_refused(self, change: Change) -> str | None:
         """The roll's one die of the colours of a die read on a chip where no correction of the roll fits it, read
@@ -987,7 +989,8 @@ class Interpreter(Resync):
         # most of a roll's dice show when it landed; one read late (misread at first, or under a hand) does not
         landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
-        self._rolled_sure = {c.die for c in dice if c.confidence >= self.settings.sure_face}
+        sure = {c.die for c in dice if c.confidence >= self.settings.sure_face}
+        self._rolled_sure = (self._game_time(landed.elapsed), sure)
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True
