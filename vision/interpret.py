@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll, roll_with
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -1050,18 +1050,14 @@ class Interpreter(Resync):
         here = f"{change.card}:{change.chip}"
         if self._trial(f"place {again} {here}"):
             return False
-        dice = roll.action.split()[1:]
-        dice[dice.index(again)] = change.die
         trial = copy_of(self.referee)
-        trial.correct(roll.index, "roll " + " ".join(dice))
+        trial.correct(roll.index, roll_with(roll.action, again, change.die))
         placed = trial.submit(f"place {change.die} {here}")
         return not placed.accepted and placed.reason.startswith("chip ")  # (its rule, not the turn's count)
 
     def _roll_read_as(self, roll: Event, old: str, new: str, why: str) -> None:
         """Report ``roll`` corrected: its die ``old`` was ``new``."""
-        dice = roll.action.split()[1:]
-        dice[dice.index(old)] = new
-        self.correct(roll.index, "roll " + " ".join(dice), why)
+        self.correct(roll.index, roll_with(roll.action, old, new), why)
 
     def correct(self, index: int, action: str, why: str, *, more_to_come: bool = False) -> None:
         """Replace report ``index`` (a roll or card misread, or as the person corrected it at the dashboard) with

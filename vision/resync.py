@@ -167,9 +167,7 @@ def fix_roll(referee: Referee, die: str, card: str, chip: int, picked: list[str]
         for old in ordered:
             if old not in dice:
                 continue
-            fixed = list(dice)
-            fixed[fixed.index(old)] = die
-            action = "roll " + " ".join(fixed)
+            action = roll_with(roll.action, old, die)
             trial = copy_of(referee)
             try:
                 trial.correct(roll.index, action)
@@ -178,6 +176,13 @@ def fix_roll(referee: Referee, die: str, card: str, chip: int, picked: list[str]
             if _kept(referee, trial, roll.index) and takes(trial, [f"place {die} {card}:{chip}"]):
                 return roll.index, action
     return None
+
+
+def roll_with(roll: str, old: str, new: str) -> str:
+    """The roll action ``roll`` with its (first) die ``old`` read as ``new``."""
+    dice = roll.split()[1:]
+    dice[dice.index(old)] = new
+    return "roll " + " ".join(dice)
 
 
 def _kept(referee: Referee, trial: Referee, *corrected: int) -> bool:
@@ -609,9 +614,13 @@ class Resync:
             if change in self._gone_early:
                 self._gone_early.remove(change)
             self._judged_again.append(change)
-            self._pending.append(change)
-            self._arrived[id(change)] = self._now[1]
+            self._wait_again(change)
         self._pending.sort(key=lambda c: c.elapsed)
+
+    def _wait_again(self, change: Change) -> None:
+        """``change`` pending: it waits ``wait_s`` from now, as a change just seen."""
+        self._pending.append(change)
+        self._arrived[id(change)] = self._now[1]
 
     def _place_leftovers(self, change: Change, dice: list[str] | None = None) -> bool:
         """The next roll lands while the game still holds dice of the last one (or ``dice`` of it lifted from the
@@ -766,10 +775,8 @@ class Resync:
     def _spark_drawn_again(self, sparks: list[Event]) -> None:
         """Spark cards whose drawing was taken back wait to be judged again, as cards just seen turning up."""
         for event in sparks:
-            drawn = Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start,
-                           event.action.split()[-1], type="spark")
-            self._pending.append(drawn)
-            self._arrived[id(drawn)] = self._now[1]  # it waits ``wait_s`` from now, as a change just seen
+            self._wait_again(Change("card+", event.frame or 0, event.elapsed + self.settings.clock_start,
+                                    event.action.split()[-1], type="spark"))
 
     def _undo_done(self, change: Change, placing: Callable[[Referee], list[str]]) -> list[str]:
         """The latest ``done`` (no roll since, nor a card defused) and what followed it taken back when the game
@@ -1079,9 +1086,7 @@ class Resync:
         if not self._correct_if(lambda _, correct: correct(placed.index, f"place {was} {card}:{twins[0]}"), why,
                                 lambda trial: _kept(self.referee, trial, placed.index)):
             return False
-        settling = replace(again, turned=False)
-        self._pending.append(settling)
-        self._arrived[id(settling)] = self._now[1]
+        self._wait_again(replace(again, turned=False))
         return True
 
     def _placement_misread(self, placed: Event, was: str, again: Change, action: str) -> bool:
@@ -1089,14 +1094,12 @@ class Resync:
         says."""
         roll = next((e for e in reversed(self.referee.events[:placed.index])
                      if not e.undone and e.accepted and e.action.startswith("roll ")), None)
-        dice = roll.action.split()[1:] if roll is not None else []
-        if roll is None or was not in dice:
+        if roll is None or was not in roll.action.split()[1:]:
             return False
-        dice[dice.index(was)] = again.die
 
         def fix(referee: Referee, correct: Correct) -> None:
             correct(placed.index, f"place {again.die} {again.card}:{again.chip}")  # the later first: the roll's
-            correct(roll.index, "roll " + " ".join(dice))  # index holds
+            correct(roll.index, roll_with(roll.action, was, again.die))  # index holds
 
         why = f"{was} on {again.card}:{again.chip} read again as {again.die} at {again.elapsed:.2f} s, so {action!r}"
         return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, roll.index, placed.index)

@@ -8,10 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from rules.clock import ManualClock
 from rules.config import GameConfig
+from rules.referee import Referee
 from vision.evaluate import compare_logs, evaluate_game
+from vision.interpret import Interpreter
 from vision.oracle import oracle_observations
 from vision.score import config_from_truth, referee_run, result
+from vision.tracker import Change
 
 SAMPLE = Path(__file__).resolve().parents[2] / "datasets" / "sample"
 
@@ -55,11 +59,6 @@ def test_the_evaluation_reports_the_match() -> None:
 
 
 def test_an_unsure_illegal_placement_is_a_question_not_a_violation() -> None:
-    from rules.clock import ManualClock
-    from rules.referee import Referee
-    from vision.interpret import Interpreter
-    from vision.tracker import Change
-
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     for action in ("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", "reveal F-011",
                    "reveal F-015", "reveal F-009", "reveal F-G07", "reveal F-G06", "roll black5 red6 black2 green1"):
@@ -77,10 +76,6 @@ SETUP = ("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", "re
 
 
 def _dealt(limit: int = 600):  # noqa: ANN202
-    from rules.clock import ManualClock
-    from rules.referee import Referee
-    from vision.interpret import Interpreter
-
     referee = Referee(GameConfig("fuse", 2, limit_seconds=limit), ManualClock())
     for action in SETUP:
         referee.submit(action)
@@ -88,8 +83,6 @@ def _dealt(limit: int = 600):  # noqa: ANN202
 
 
 def _rolled(interp, dice: tuple[str, ...], at: float) -> None:  # noqa: ANN001
-    from vision.tracker import Change
-
     frame = int(at * 6)
     interp.feed([Change("loose+", frame, at, die=d, where=(500.0 + 40 * i, 400.0)) for i, d in enumerate(dice)],
                 frame, at)
@@ -99,8 +92,6 @@ def _rolled(interp, dice: tuple[str, ...], at: float) -> None:  # noqa: ANN001
 def test_a_placement_refused_against_a_die_read_unsurely_is_a_question(first_read: float, flagged: bool) -> None:
     """F-G04 is ``[#] != [#] != [#] != [#]``: red5 next to black5 breaks it. The refusal weighs red5 against black5's
     reading too, so it is a violation only when black5 was read surely; else it is asked about."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red5", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 33, 5.0, die="black5", where=(500.0, 400.0))], 33, 5.5)
@@ -117,8 +108,6 @@ def test_a_die_read_again_as_another_where_it_lies_is_a_placement_only_on_an_emp
     """The tracker reads the die on a chip surely as another die (a ``turned`` die-/die+ pair): on a chip the game
     holds nothing on (the chip's print was read as a die before), the new die was put there; on a chip holding
     the game's die, it is that die misread, and nothing happened."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)
@@ -136,8 +125,6 @@ def test_a_die_read_again_as_another_corrects_its_placement_when_that_explains_a
     """red1 on F-G04:1 (``[#] != [#] != [#] != [#]``), read again surely as red5 where it lies: green1 put beside it
     would break the card's rule against red1, not against red5, so the die was red5 all along, misread as it was
     rolled and as it landed: its placement and its roll are corrected, and green1's placement is legal."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red1", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 30, 5.0, die="red1", where=(540.0, 400.0))], 30, 5.5)
@@ -155,8 +142,6 @@ def test_a_die_read_again_as_another_corrects_its_placement_when_that_explains_a
 def test_a_roll_is_the_dice_lying_not_glimpses_seen_close_together_before_it() -> None:
     """Four loose "dice" glimpsed for a moment in a tight heap (a hand passing, boxes on one object), then the
     roll lands, spread wider: the roll is the dice that lie there, not the tighter heap of glimpses."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     glimpses = [Change("loose+", 12, 2.0, die=d, where=(650.0 + 3 * i, 620.0), confidence=0.3, brief=True)
                 for i, d in enumerate(("blue5", "green4", "green4", "red2"))]
@@ -168,8 +153,6 @@ def test_a_roll_is_the_dice_lying_not_glimpses_seen_close_together_before_it() -
 def test_a_roll_is_dated_from_when_most_of_its_dice_landed() -> None:
     """Three dice of the roll settle at 3 s; the fourth is first seen settled a second and a half later (misread at
     first, or under a hand): the roll landed at 3 s."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2"), 3.0)
     interp.feed([Change("loose+", 27, 4.5, die="green1", where=(620.0, 400.0))], 27, 4.5)
@@ -178,8 +161,6 @@ def test_a_roll_is_dated_from_when_most_of_its_dice_landed() -> None:
 
 
 def test_a_roll_read_again_with_another_face_is_corrected() -> None:
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     assert [e.action for e in referee.events if not e.undone][-1] == "roll black5 red6 black2 green1"
@@ -197,8 +178,6 @@ def test_a_roll_read_again_with_another_face_is_corrected() -> None:
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     turned = [Change("loose-", 30, 3.0, die="black2", where=(580.0, 400.0), turned=True),
@@ -215,8 +194,6 @@ def test_a_die_settling_with_the_face_first_read_on_a_chip_that_takes_only_the_r
     """The roll's red6 is read again where it lies as red1 (the roll corrected), then settles on F-G21:1, ``[1]``,
     read faintly as red6, as first read. That chip takes it only as red1, so the reading again stands and the one
     on the chip was the misread one (probe h2s401: red5 on ``[yellow/5]``, red6 as first read, a question)."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     turned = [Change("loose-", 30, 3.0, die="red6", where=(540.0, 400.0), turned=True),
@@ -230,8 +207,6 @@ def test_a_die_settling_with_the_face_first_read_on_a_chip_that_takes_only_the_r
 
 def test_returns_seen_out_of_turn_order_are_taken() -> None:
     """An unused red1 costs each player a die matching it; p2's die seen leaving before p1's is no violation."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll green1 red6 black1 black2", "place green1 F-G21:1", "place black1 F-G04:1",
                    "place black2 F-G04:2", "done", "unused red1"):
@@ -246,8 +221,6 @@ def test_returns_seen_out_of_turn_order_are_taken() -> None:
 def _unused_yellow1(confidence: float = 0.9, first: tuple = ()):  # noqa: ANN202
     """The game after an unused yellow6 was read rolled again as yellow1, the table in step with it; the dice of
     ``first`` (card, chip, die) seen lifted at 10 s, then p1's green4 at 11 s."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1",
                    "place black1 F-G04:1", "done", "unused yellow1"):
@@ -283,8 +256,6 @@ def test_a_die_returned_unlike_the_unused_die_is_a_question_when_no_reading_of_i
 def test_a_die_lifted_before_the_unused_die_was_rolled_again_says_nothing_of_its_reading() -> None:
     """green4 leaves F-G10:1 before black1 is placed; judged as p1's return once the unused die is read yellow1,
     it is refused and asked about: a die moved before that die was rolled again tells nothing of it."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1"):
         referee.submit(action)
@@ -302,8 +273,6 @@ def test_a_die_lifted_before_the_unused_die_was_rolled_again_says_nothing_of_its
 def test_a_die_put_down_on_a_card_is_no_die_rolled_again() -> None:
     """The die lifted from the roll area is seen on a card before the layout puts it on a chip (the card just moved,
     not yet named there): it is not the unused die rolled again, and it was placed when it was put down."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 40, 6.0, die="green1", where=(620.0, 400.0))], 40, 6.5)
@@ -317,8 +286,6 @@ def test_a_die_put_down_on_a_card_is_no_die_rolled_again() -> None:
 def test_the_next_roll_landing_before_a_late_seen_placement_is_still_the_roll() -> None:
     """The last die of a roll is seen on its chip only after the next roll has landed (a hand hid it): the
     loose dice seen first are still that next roll, not dice to ask about."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 black1 black2", "place red1 F-G21:1", "place green4 F-G10:1",
                    "place black1 F-G04:1"):
@@ -335,8 +302,6 @@ def test_the_next_roll_landing_before_a_late_seen_placement_is_still_the_roll() 
 def test_a_die_seen_on_a_chip_the_game_holds_is_a_question() -> None:
     """green4 seen settled, and surely read, on F-G21:1, where the game holds red1: a chip takes one die, so the
     game's red1 is not there (missed leaving, or misread): no violation."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 black1 black2", "place red1 F-G21:1"):
         referee.submit(action)
@@ -348,8 +313,6 @@ def test_a_die_seen_on_a_chip_the_game_holds_is_a_question() -> None:
 def test_a_die_seen_on_a_chip_holding_another_is_on_top_of_it() -> None:
     """F-G28 stacks its chips: with red4 on chip 1 (hidden once green3 is on it, so the tracker lost it and put
     green3 on the bottom chip), green3 went on chip 2."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red4 green3 black1 yellow2", "place red4 F-G28:1"):
         referee.submit(action)
@@ -361,8 +324,6 @@ def test_a_die_seen_on_a_chip_holding_another_is_on_top_of_it() -> None:
 def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sight() -> None:
     """black1 is picked up from the roll area and never seen on a chip (the detector misses it there); then yellow6
     is rolled again as the unused die: black1 was placed, not left unused."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1"):
         referee.submit(action)
@@ -377,8 +338,6 @@ def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sig
 def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
     """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
     shows black1 was placed: before green4 (when it left the roll area), not after it."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1"):
         referee.submit(action)
@@ -394,8 +353,6 @@ def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> Non
 
 
 def test_a_change_made_just_before_the_countdown_ends_still_counts() -> None:
-    from vision.tracker import Change
-
     referee, interp = _dealt(limit=60)
     _rolled(interp, ("black5", "red6", "black4", "green1"), 50.0)
     for k in range(40):  # frames up to the end: the tracker commits the placement only after it
@@ -415,11 +372,6 @@ COUNTDOWN_SETUP = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C
 
 def test_ready_is_inferred_when_the_roll_or_a_placement_needs_it() -> None:
     # Countdown: ``ready`` (the leader names nothing, uses no ability) has no visible sign
-    from rules.clock import ManualClock
-    from rules.referee import Referee
-    from vision.interpret import Interpreter
-    from vision.tracker import Change
-
     referee = Referee(GameConfig("countdown", 2), ManualClock())
     for action in COUNTDOWN_SETUP:
         referee.submit(action)
@@ -440,10 +392,6 @@ def _countdown_until(prefix: str):  # noqa: ANN202
     """A scripted 3-player Countdown game played up to its first action starting with ``prefix``: (referee,
     interpreter, the game's log, that action's index)."""
     from datasets.script import GameOptions, play
-    from rules.clock import ManualClock
-    from rules.referee import Referee
-    from vision.interpret import Interpreter
-
     log = play(GameOptions(14, "countdown", 3, limit_seconds=120)).log
     at = next(i for i, (_, a) in enumerate(log) if a.startswith(prefix))
     referee = Referee(GameConfig("countdown", 3, limit_seconds=120), ManualClock())
@@ -454,8 +402,6 @@ def _countdown_until(prefix: str):  # noqa: ANN202
 
 
 def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None:
-    from vision.tracker import Change
-
     referee, interp, log, at = _countdown_until("defuse S-")
     card, t = log[at][1].split()[1], log[at][0]
     interp.feed([Change("card>", 600, t, card, where=(900.0, 100.0), before=(500.0, 600.0), type="spark")], 600,
@@ -466,8 +412,6 @@ def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None
 def test_a_completed_card_whose_dice_are_all_lifted_is_defused_though_a_card_still_shows_there() -> None:
     """The row card taken in a defuse is put where the defused card lay, and the layout cannot tell the two apart
     there (no ``card-``): every die lifted from the completed card says it was defused, taking that row card."""
-    from vision.tracker import Change
-
     referee, interp, log, at = _countdown_until("defuse C-")
     t, (_, card, _, taken) = log[at][0], log[at][1].split()
     held = next(c for area in referee.state.players for c in area.cards if c.id == card)
@@ -484,8 +428,6 @@ def test_a_completed_card_whose_dice_are_all_lifted_is_defused_though_a_card_sti
 def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> None:
     """A spark card drawn mid-game whose art shows a die on a chip: that die is read there from the card's first
     sighting on. It is the card's print, not a die put down (nor a roll missed)."""
-    from vision.tracker import Change
-
     referee, interp, log, at = _countdown_until("spark ")
     t, card = log[at][0], log[at][1].split()[-1]
     frame = int(t * 6)
@@ -501,8 +443,6 @@ def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> Non
 
 
 def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour() -> None:
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)  # lifted from the roll
@@ -515,8 +455,6 @@ def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour()
 
 def test_a_face_read_surely_on_a_chip_corrects_the_roll_die_of_its_colour() -> None:
     """As above, but the red1 is read surely where it settled: the roll's red6 was the misreading."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)
@@ -529,8 +467,6 @@ def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is
     """A yellow1 is read on F-G10's chip 2 (printed yellow), and the roll's one yellow die, yellow5, still lies in
     the roll area: nothing was put there, it is the card's print. Once yellow5 is lifted and a yellow die is read
     there again, that is yellow5 placed."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("green4", "red6", "black1", "yellow5"), 3.0)
     rolled = len(referee.events)
@@ -546,8 +482,6 @@ def test_a_die_read_on_a_chip_printed_with_that_very_die_is_the_print_while_no_s
     """F-G28's chip 3 is printed with a blue5 die. Read there while the roll holds no blue die and none was lifted
     from it, that is the print: no placement reported, no question. With a blue5 rolled and lifted, the same
     reading is that die put there."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
     rolled = len(referee.events)
@@ -567,8 +501,6 @@ def test_a_die_read_faintly_on_a_stack_s_held_chip_is_the_roll_s_die_of_its_colo
     """F-G28 stacks its chips; its bottom chip holds black4. A black die read faintly as black5 there (the die under
     it hidden, the face misread): no black5 was rolled, so it is the roll's one other black die, black2, and on top
     of the black4, on chip 2."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll black4 red6 black2 green1", "place black4 F-G28:1"):
         referee.submit(action)
@@ -582,8 +514,6 @@ def test_a_roll_is_the_dice_that_landed_together_not_one_lying_there_since_befor
     """A loose black3 (a look-alike, or a die misread off its chip) has lain in the roll area since 10 s; the next
     roll's four dice land around it at 14 s. The roll is the four that landed together, though the black3 lies
     closer to the heap's middle than the outermost of them."""
-    from vision.tracker import Change
-
     referee, interp = _dealt()
     for action in ("roll red1 green4 blue3 yellow6", "place red1 F-G21:1", "place blue3 F-G04:1",
                    "place green4 F-G10:1", "place yellow6 F-G04:2"):
