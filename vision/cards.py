@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from models.metrics import box_iou
-from vision.corners import FACE_H_MM, FACE_W_MM, find_corners
+from vision.corners import FACE_H_MM, FACE_W_MM, cut_to, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
 from vision.identify import ACCEPT, COVERED, MIN_SEEN, Identity, skewed
@@ -71,6 +71,11 @@ edge, or the table's edge taken for one (a locator trained on tiles, where cards
 labelled, sees such fragments). Too little of a card shows to name it or find its chips, and an unknown card is
 a stand-in in the deal, which a false one throws out of step."""
 NEAR = 3
+PAIR = 1.3
+"""An unknown card outlined this many times as long as the ``NEAR`` named cards nearest it is two cards outlined as
+one, one laid partly over the other (the cards set aside at the deal lie side by side in a pile): the outline is
+read again cut to their length at either end, and the first cut that names a card names the one on top. (By the
+long side, not the box: a card lying askew has a larger box than its neighbours, not a longer side.)"""
 EDGE_PX = 2
 """A box this near the frame's border touches its edge."""
 ON_CHIP = 0.4
@@ -207,6 +212,10 @@ class _Known:
     """Which way up the card named in this place lies."""
     completed: int = 0
     """Readings with a corner completed made in this place (``_complete_one``): the fewest go first."""
+    on_top: bool = False
+    """Named as the card on top of two outlined as one (``PAIR``): the box is not the card's own, so its name is not
+    lent to a card seen unnamed in its place (a card slid over a row card into its place is named mid-slide, where it
+    never lay, and the row card it hid shows there next)."""
 
 
 def quarter_turn(corners: Sequence[Point] | np.ndarray, reference: np.ndarray) -> int:
@@ -250,6 +259,20 @@ def _near_size(box: np.ndarray, boxes: list[np.ndarray], sizes: np.ndarray) -> f
     centres = np.array([(b[:2] + b[2:]) / 2 for b in boxes])
     distance = np.hypot(*(centres - (box[:2] + box[2:]) / 2).T)
     return float(np.median(sizes[np.argsort(distance)[:NEAR]]))
+
+
+def _long_side(corners: Sequence[Point] | np.ndarray) -> float:
+    q = np.asarray(corners, np.float32).reshape(4, 2)
+    return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+
+
+def _near_long_side(box: np.ndarray, cards: list[CardSeen]) -> float:
+    """The median long side of the ``NEAR`` cards whose centres lie nearest ``box``'s (0 without any)."""
+    if not cards:
+        return 0.0
+    centres = np.array([np.mean(card.corners, axis=0) for card in cards])
+    distance = np.hypot(*(centres - (box[:2] + box[2:]) / 2).T)
+    return float(np.median([_long_side(cards[k].corners) for k in np.argsort(distance)[:NEAR]]))
 
 
 def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
@@ -303,15 +326,28 @@ class TableLayout:
         return found[0] if found else None
 
     def _identify(self, frame: np.ndarray, box: np.ndarray, kind: str, confidence: float,
-                  ) -> tuple[CardSeen, Identity | None] | None:
+                  near_long_side: float = 0.0) -> tuple[CardSeen, Identity | None, bool] | None:
+        """The card, the gallery's reading and whether it names the card on top of two outlined as one (``PAIR``:
+        ``near_long_side`` is how long the named cards nearest it are, 0 if none is known)."""
         corners = find_corners(frame, box)
         if corners is None:
             return None
-        identity = None
+        identity, on_top = None, None
         if kind in FRONT_TYPES and len(self.gallery):
             identity = self.gallery.matcher.match(frame, corners)
+            if identity.card_id is None and near_long_side and _long_side(corners) >= PAIR * near_long_side:
+                on_top = self._on_top(frame, corners, near_long_side)
+            identity = on_top or identity
             corners = identity.corners
-        return self._seen(frame, kind, confidence, corners, identity), identity
+        return self._seen(frame, kind, confidence, corners, identity), identity, on_top is not None
+
+    def _on_top(self, frame: np.ndarray, corners: np.ndarray, long_side: float) -> Identity | None:
+        """The card on top of two outlined as one (``PAIR``), named through the outline cut to a card's length."""
+        for from_end in (False, True):
+            cut = cut_to(corners, long_side, from_end)
+            if cut is not None and (found := self.gallery.matcher.match(frame, cut)).card_id is not None:
+                return found
+        return None
 
     def _seen(self, frame: np.ndarray, kind: str, confidence: float, corners: np.ndarray,
               identity: Identity | None) -> CardSeen:
@@ -377,6 +413,7 @@ class TableLayout:
         cards: list[CardSeen] = []
         known: list[_Known] = []
         used: set[int] = set()
+        named = [k.card for k in self._known if k.card.card_id]
         boxes = [k.box for k in self._known if k.card.card_id]
         boxes += [box for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
         sizes = np.array([_area(box) for box in boxes])
@@ -399,17 +436,17 @@ class TableLayout:
                      and old.card.card_id is None and index - old.frame >= RETRY_FRAMES)
         deferred = {i for _, i in due[RETRIES_PER_FRAME:]}
         for i, (box, kind, conf, old, still) in enumerate(placed):
-            name = old.name if old is not None else None
+            name = old.name if old is not None and not old.on_top else None  # (not the box's own: ``_Known``)
             if still and old is not None:
                 retry = 1 if name is not None else RETRY_FRAMES
                 if old.card.card_id is not None or index - old.frame < retry or i in deferred:
                     cards.append(old.card)
-                    known.append(_Known(old.box, old.card, old.frame, index, name, old.turns, old.completed))
+                    known.append(replace(old, last=index, name=name))
                     continue
-            found = self._identify(frame, box, kind, conf)
+            found = self._identify(frame, box, kind, conf, _near_long_side(box, named))
             if found is None:
                 continue
-            seen, identity = found
+            seen, identity, on_top = found
             turns = old.turns if old is not None and name is not None and old.turns is not None \
                 and old.turns.card_id == name.card_id else None
             if turns is not None and turns.card_id in (seen.card_id, seen.likely):
@@ -427,7 +464,7 @@ class TableLayout:
                 if turns is not None:
                     name = self._turned(name, turns)
                 cards.append(name)
-                known.append(_Known(old.box, name, old.frame, index, name, turns, old.completed))  # type: ignore[union-attr]
+                known.append(replace(old, card=name, last=index, name=name, turns=turns))  # type: ignore[arg-type]
                 continue
             if seen.card_id is not None and (turns is None or turns.card_id != seen.card_id):
                 turns = Turns(seen)
@@ -441,7 +478,7 @@ class TableLayout:
             if name is not None and seen.likely and identity is not None and name.card_id not in identity.near:
                 name = None
             known.append(_Known(box.copy(), seen, index, index, seen if seen.card_id is not None else name, turns,
-                                old.completed if old is not None else 0))
+                                old.completed if old is not None else 0, on_top))
         self._complete_one(frame, cards, known, index)
         # a card named in this frame is nowhere else: a card slid on (dealt to the row) leaves no name behind
         # for the next card put in its old place to take

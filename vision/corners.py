@@ -46,6 +46,27 @@ def rotations(corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return c, np.roll(c, 2, 0)
 
 
+def cut_to(corners: np.ndarray, length: float, from_end: bool) -> np.ndarray | None:
+    """The outline ``corners`` (``order_corners``'s order) cut along its long sides to ``length`` pixels, kept at
+    the end where they start (``q[0]``, ``q[3]``) or, ``from_end``, where they end: one card of two laid partly
+    over each other, outlined as one. None unless ``length`` is shorter than both long sides."""
+    q = np.asarray(corners, np.float32).reshape(4, 2).copy()
+    tops, bottoms = (q[0], q[1]), (q[3], q[2])
+    if from_end:
+        tops, bottoms = tops[::-1], bottoms[::-1]
+    cut = []
+    for start, end in (tops, bottoms):
+        side = float(np.linalg.norm(end - start))
+        if side <= length:
+            return None
+        cut.append(start + (end - start) * (length / side))
+    if from_end:
+        q[0], q[3] = cut
+    else:
+        q[1], q[2] = cut
+    return q
+
+
 def rectify(frame: np.ndarray, corners: np.ndarray, width: int, height: int | None = None) -> np.ndarray:
     """The face warped to ``width`` x ``height`` (default the 88:63 aspect), corners TL, TR, BR, BL."""
     height = height or int(round(width / ASPECT))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.cards import COMPLETED_PER_FRAME, RETRIES_PER_FRAME, RETRY_FRAMES, TableLayout, assign_dice, chip_spots
-from vision.corners import find_corners
+from vision.corners import cut_to, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
 from vision.observation import CardSeen
@@ -361,6 +361,13 @@ def test_an_outline_far_longer_than_a_card_is_no_card() -> None:
     assert found["band"] is None and found["card"] is not None
 
 
+def test_an_outline_cut_to_a_length_keeps_the_end_asked_for() -> None:
+    outline = np.array([[0, 0], [200, 0], [200, 80], [0, 80]], np.float32)
+    assert np.allclose(cut_to(outline, 120, from_end=False), [[0, 0], [120, 0], [120, 80], [0, 80]])
+    assert np.allclose(cut_to(outline, 120, from_end=True), [[80, 0], [200, 0], [200, 80], [80, 80]])
+    assert cut_to(outline, 200, from_end=False) is None  # no shorter than it is
+
+
 def test_a_card_read_upside_down_once_keeps_the_way_up_it_was_read_in_its_place(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A card does not turn in place without being lifted: read one way up twice, then once (dice over the print
     that tells its ends apart) the other way up, its chips keep the numbers they had."""
@@ -448,3 +455,44 @@ def test_a_die_the_locator_is_unsure_of_on_a_bare_chip_is_the_print(  # type: ig
     dice = [(d.die, d.on) for d in TableLayout(edition="fuse").observe(img, found).dice]
     assert ("red5", ("F-G06", 1)) in dice
     assert ("red3" in [d[0] for d in dice]) == kept, (bare, dice)
+
+
+def test_the_card_laid_partly_over_another_is_named_through_one_box_round_both(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Two cards laid side by side in a pile, the second half over the first (the cards set aside at the deal),
+    boxed as one: the card on top is named (the outline, two cards long, names nothing), its corners its own."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    det = detections_of(truth)
+    crops = {c["id"]: np.array(c["box"], int) for c in truth["cards"]}
+    under, top, others = "F-016", "F-011", ("F-009", "F-008", "F-015")  # cards of a size in the sample frame
+    background = np.median(img.reshape(-1, 3), 0).astype(np.uint8)
+    frame, xyxy = np.full_like(img, background), []
+
+    def paste(card: str, x: int, y: int) -> np.ndarray:
+        x1, y1, x2, y2 = crops[card]
+        frame[y : y + y2 - y1, x : x + x2 - x1] = img[y1:y2, x1:x2]
+        return np.array([x, y, x + x2 - x1, y + y2 - y1], np.float32)
+
+    for k, card in enumerate(others):
+        xyxy.append(paste(card, 80 + 260 * k, 60))
+    first = paste(under, 300, 400)
+    second = paste(top, 300 + int(0.55 * (first[2] - first[0])), 400)
+    xyxy.append(np.concatenate([np.minimum(first[:2], second[:2]), np.maximum(first[2:], second[2:])]))
+    bomb = det.names.index("bomb")
+    found = Detections(np.array(xyxy), np.ones(len(xyxy)), [bomb] * len(xyxy), det.names)
+    assert TableLayout(edition="fuse").card(frame, found.xyxy[-1], "bomb", 1.0).card_id is None  # names nothing
+
+    layout = TableLayout(edition="fuse")
+    layout.observe(frame, found[: len(others)], 0)  # the cards around it named before the pile is laid
+    pile = layout.observe(frame, found, 1).cards[-1]
+    assert pile.card_id == top
+    assert np.all((np.mean(pile.corners, 0) >= second[:2]) & (np.mean(pile.corners, 0) <= second[2:]))
+    # the top card taken off, a hand over the one under it, boxed on its own: the box round both was not the top
+    # card's own, so its name is not lent to the card seen unnamed in that place
+    frame[:, int(second[0]) :] = np.where(np.arange(frame.shape[0])[:, None, None] >= 350, background,
+                                          frame[:, int(second[0]) :])
+    paste(under, 300, 400)
+    cv2.rectangle(frame, (int(first[0]) + 40, 380), (int(first[2]) + 10, int(first[3]) + 20), (120, 150, 200), -1)
+    alone = Detections(np.vstack([found.xyxy[: len(others)], [first]]), np.ones(len(others) + 1),
+                       [bomb] * (len(others) + 1), det.names)
+    assert top not in {c.card_id for c in layout.observe(frame, alone, 2).cards}
