@@ -614,8 +614,10 @@ class Interpreter(Resync):
         box on it, not another card."""
         return next((card for card, (centre, size, gone) in self._cards_at.items()
                      if not card.startswith("?") and change.elapsed - gone <= self.settings.wait_s
-                     # (a card still lying there: only a box nearly on it; cards set aside are stacked a little apart)
-                     and dist(centre, change.where) <= size / (4 if gone == inf else 2)), None)
+                     # (a card still lying there: only a box nearly on it, or one that looks most like it; cards set
+                     # aside are stacked a little apart)
+                     and dist(centre, change.where) <= size / (4 if gone == inf and change.resembles[:1] != (card,)
+                                                               else 2)), None)
 
     def _not_a_card_again(self, change: Change) -> bool:
         """An unknown card of a type turning up where an unknown card of that type turned up before and was taken as

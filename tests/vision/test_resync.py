@@ -427,6 +427,19 @@ def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_t
     assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
 
 
+def test_an_unknown_card_on_a_card_set_aside_that_looks_most_like_it_is_that_card_seen_again() -> None:
+    """As above, but the unknown card's outline (a third of a card from F-G28's, two cards set aside outlined as one)
+    looks most like F-G28: F-G28 seen again, no card dealt, and p1's next card is F-G10."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    again = [replace(c, where=(925.0, 312.0), resembles=("F-G28", "F-G22")) if c.card == "?1" else c
+             for c in DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE]
+    _run(interp, again, 10.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal")]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G28", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
+    assert any("?1" in note and "F-G28, back where it lay" in note for note in interp.notes)
+
+
 def test_a_die_landing_where_an_unknown_card_set_aside_lay_before_it_left_lies_on_no_card() -> None:
     """The unknown card set aside at the deal (taken as a stand-in) is shuffled back; the unused black5, rolled
     again, lands where it lay: the die rolled again, not a die lying on that card."""
