@@ -640,6 +640,7 @@ class Interpreter(Resync):
             return False  # taken for a defuse (seen leaving before the card defused), or hidden a while
         owner = self._owner(change.card)
         if owner is None:
+            self._named_later(change)  # (an unknown card set aside, named as the cards set aside are shuffled back)
             self._done(change)  # a set-aside card shuffled back, a fuse card discarded
             self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")
             return True

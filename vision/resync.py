@@ -1012,9 +1012,9 @@ class Resync:
     def _named_later(self, change: Change) -> None:
         """A die seen on a card the game does not hold, or such a card moved from where an unknown card reported as
         a stand-in lay: the card layout has named that card since, and the stand-in's report is corrected to it."""
-        unknown = next((key for key, (centre, size, gone) in self._cards_at.items()
-                        if key in self._stand_ins and change.elapsed <= gone and dist(centre, change.where) <= size),
-                       None)
+        unknown = min((key for key, (centre, size, gone) in self._cards_at.items()
+                       if key in self._stand_ins and change.elapsed <= gone and dist(centre, change.where) <= size),
+                      key=lambda key: dist(self._cards_at[key][0], change.where), default=None)
         if unknown is None:
             self._drawn_unseen_named(change)
             return
@@ -1022,7 +1022,7 @@ class Resync:
             return
         if self._guessed(change.card):
             self._replace_stand_in(change)  # it stood in for another unknown card, which now needs another
-        seen = self._seen_cards() - ({change.card} if change.kind == "card>" else set())  # (where it lies now)
+        seen = self._seen_cards() - ({change.card} if change.kind in ("card>", "card-") else set())  # (this card)
         if self._owner(change.card) is not None or change.card in seen:
             return
         if self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "

@@ -440,6 +440,26 @@ def test_an_unknown_card_on_a_card_set_aside_that_looks_most_like_it_is_that_car
     assert any("?1" in note and "F-G28, back where it lay" in note for note in interp.notes)
 
 
+def test_an_unknown_card_set_aside_named_as_the_cards_set_aside_leave_corrects_its_stand_in() -> None:
+    """The unknown card set aside beside F-G28 got a stand-in; the layout names it as the cards set aside are
+    shuffled back (the tracker's ``card-`` carries the name, where the unknown card lay): the deal is corrected to
+    that card, and a stand-in for another unknown card that was that card becomes another card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE, 10.0)
+    stand_in = [e.action for e in referee.events if e.action.startswith("deal")][2].split()[-1]
+    named = next(c for c in ("F-019", "F-G22") if c != stand_in)  # worth 4 as well: set aside by the hand rule
+    for action in SETUP[4:]:
+        referee.submit(action)
+    shuffled_back = [Change("card-", 72, 12.0, "F-G28", where=(900.0, 300.0)),
+                     Change("card-", 72, 12.0, named, where=(920.0, 310.0))]
+    _run_from(interp, shuffled_back, 10.0, 14.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G28", f"deal p1 {named}", "deal p1 F-G10", "deal p2 F-G04",
+                     "deal p2 F-G05"]
+    assert all(e.accepted for e in referee.events if not e.undone)
+
+
 def test_a_die_landing_where_an_unknown_card_set_aside_lay_before_it_left_lies_on_no_card() -> None:
     """The unknown card set aside at the deal (taken as a stand-in) is shuffled back; the unused black5, rolled
     again, lands where it lay: the die rolled again, not a die lying on that card."""
