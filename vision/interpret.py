@@ -544,7 +544,8 @@ class Interpreter(Resync):
             if any(c.kind == "card-" and c.card == change.card for c in self._pending):
                 self._done(change)  # a glimpse of something card-like, gone again
                 self._pending = [c for c in self._pending if not (c.kind == "card-" and c.card == change.card)]
-                self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: gone again")
+                if not self._set_aside_unnamed(change):
+                    self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: gone again")
                 return True
             if self._now[1] - self._arrived.get(id(change), self._now[1]) < self.settings.unknown_wait_s:
                 return False  # a glimpse of something card-like? (the cards after it wait: the deal's order)

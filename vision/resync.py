@@ -223,6 +223,12 @@ def infer_roll(wanted: int, loose: list[str], placed: list[str], bag: dict[str, 
     return roll + fillers, fillers
 
 
+SET_ASIDE_LOOKALIKES = 2
+"""An unknown card gone again in the deal is taken for the card it looks most like, set aside, only when it looks
+like this many known cards at most (``Resync._set_aside_unnamed``): a card half under another in the pile of cards
+set aside looks like many, and the first of them is rarely the card."""
+
+
 class Resync:
     """The interpreter's re-synchronisation with the table (``vision.interpret.Interpreter`` is one): what it
     keeps of the table, and the steps above. The attributes are the interpreter's."""
@@ -953,6 +959,24 @@ class Resync:
                 self._learn_deal(task[1], card, change.where)
             return card
         return None
+
+    def _set_aside_unnamed(self, change: Change) -> bool:
+        """An unknown card that turned up while the game deals and left again before it was taken for a card dealt
+        (the cards set aside are shuffled back as the deal ends), found like ``SET_ASIDE_LOOKALIKES`` known cards at
+        most, the first of which the starting-hand rule sets aside now: that card, dealt and set aside, reported as
+        a stand-in (a name the layout gives it later corrects it)."""
+        task = self.state.tasks[0] if self.state.tasks else None
+        if task is None or task[0] != "deal" or not 0 < len(change.resembles) <= SET_ASIDE_LOOKALIKES:
+            return False
+        card, action = change.resembles[0], f"deal p{task[1] + 1} {change.resembles[0]}"
+        if card in self._seen_cards() or self._trial(action) or _kept_in_hand(self.state, task[1], card):
+            return False
+        self._stand_ins[change.card] = card
+        self._resembles[change.card] = change.resembles
+        self._report(replace(change, confidence=0.0), action)
+        self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s, gone again: like {card}, which the "
+                          "starting hand sets aside")
+        return True
 
     def _free_look(self, change: Change, task: tuple, aside: bool) -> None:
         """The card an unknown card looks like is kept from it by a guess: a stand-in for another unknown card that

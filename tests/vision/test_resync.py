@@ -460,6 +460,29 @@ def test_an_unknown_card_set_aside_named_as_the_cards_set_aside_leave_corrects_i
     assert all(e.accepted for e in referee.events if not e.undone)
 
 
+@pytest.mark.parametrize(("looks_like", "set_aside"), [
+    (("F-G28", "F-G22"), "F-G28"), (("F-G28", "F-G22", "F-019"), None), (("F-G05",), None)])
+def test_an_unknown_card_gone_again_in_the_deal_is_the_card_it_looks_like_set_aside(
+        looks_like: tuple[str, ...], set_aside: str | None) -> None:
+    """p1 is dealt F-G21 (worth 4); an unknown card turns up and is taken away again before it could be taken for a
+    card dealt (set aside, then shuffled back). Found like two known cards at most, the first of which the starting
+    hand sets aside (F-G28, worth 4), it is that card set aside; found like more (half under another card), or like
+    a card the hand would keep (F-G05, worth 1), it was a glimpse of something."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "?1", where=(900.0, 300.0), type="bomb", size=80.0, resembles=looks_like),
+            Change("card-", 18, 3.0, "?1", where=(900.0, 300.0)),
+            Change("card+", 24, 4.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal, 12.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal")]
+    assert deals == ["deal p1 F-G21", *([f"deal p1 {set_aside}"] if set_aside else []), "deal p1 F-G10",
+                     "deal p2 F-G04", "deal p2 F-G05"]
+    assert all(e.accepted for e in referee.events) and referee.state.set_aside == []
+
+
 def test_a_die_landing_where_an_unknown_card_set_aside_lay_before_it_left_lies_on_no_card() -> None:
     """The unknown card set aside at the deal (taken as a stand-in) is shuffled back; the unused black5, rolled
     again, lands where it lay: the die rolled again, not a die lying on that card."""
