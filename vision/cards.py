@@ -7,8 +7,9 @@ table costs well under a millisecond per frame. An unknown card is retried every
 over it may have left), ``RETRIES_PER_FRAME`` cards a frame at most, and every frame where a card was named before
 in its place (see ``FORGET_FRAMES``). An unknown card never named in its place whose outline is no parallelogram
 (a card over a neighbour of its colours) is also read with a corner completed, ``COMPLETED_PER_FRAME`` readings a
-frame. The readings of a card in its place vote on which way up it lies (``Turns``). Dice the locator is less sure
-of count only on chips (``ON_CHIP``).
+frame. An unknown card outlined longer than the named cards near it (two cards, one laid partly over the other,
+boxed as one) is read again cut to their length at either end (``PAIR``). The readings of a card in its place
+vote on which way up it lies (``Turns``). Dice the locator is less sure of count only on chips (``ON_CHIP``).
 """
 
 from __future__ import annotations
