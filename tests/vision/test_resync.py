@@ -460,6 +460,26 @@ def test_an_unknown_card_set_aside_named_as_the_cards_set_aside_leave_corrects_i
     assert all(e.accepted for e in referee.events if not e.undone)
 
 
+def test_two_unknown_cards_set_aside_side_by_side_are_each_corrected_by_the_name_given_where_it_lay() -> None:
+    """Two unknown cards set aside 60 px apart (less than a card's length), both named as they are shuffled back:
+    each name corrects the stand-in of the unknown card nearest where it was seen, not the first within reach."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    second = Change("card+", 21, 3.5, "?2", where=(980.0, 310.0), type="bomb", size=80.0)
+    deal = [c if c.card != "F-G10" else replace(c, elapsed=4.5) for c in DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE]
+    _run(interp, sorted([*deal, second], key=lambda c: c.elapsed), 12.0)
+    for action in SETUP[4:]:
+        referee.submit(action)
+    named = [c for c in ("F-019", "F-G22", "F-G20") if c not in {e.action.split()[-1] for e in referee.events}]
+    shuffled_back = [Change("card-", 84, 14.0, named[1], where=(980.0, 310.0)),
+                     Change("card-", 84, 14.0, named[0], where=(920.0, 310.0)),
+                     Change("card-", 84, 14.0, "F-G28", where=(900.0, 300.0))]
+    _run_from(interp, shuffled_back, 12.0, 16.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G28", f"deal p1 {named[0]}", f"deal p1 {named[1]}",
+                     "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
+
+
 @pytest.mark.parametrize(("looks_like", "set_aside"), [
     (("F-G28", "F-G22"), "F-G28"), (("F-G28", "F-G22", "F-019"), None), (("F-G05",), None)])
 def test_an_unknown_card_gone_again_in_the_deal_is_the_card_it_looks_like_set_aside(
