@@ -257,27 +257,17 @@ def _at_edge(box: np.ndarray, width: int, height: int) -> bool:
     return bool(min(box[0], box[1], width - box[2], height - box[3]) <= EDGE_PX)
 
 
-def _near_size(box: np.ndarray, boxes: list[np.ndarray], sizes: np.ndarray) -> float:
-    """The median area of the ``NEAR`` boxes whose centres lie nearest ``box``'s (0 without any)."""
-    if not boxes:
+def _near(box: np.ndarray, centres: list[np.ndarray], values: list[float]) -> float:
+    """The median of ``values`` at the ``NEAR`` of ``centres`` nearest ``box``'s centre (0 without any)."""
+    if not centres:
         return 0.0
-    centres = np.array([(b[:2] + b[2:]) / 2 for b in boxes])
-    distance = np.hypot(*(centres - (box[:2] + box[2:]) / 2).T)
-    return float(np.median(sizes[np.argsort(distance)[:NEAR]]))
+    distance = np.hypot(*(np.array(centres) - (box[:2] + box[2:]) / 2).T)
+    return float(np.median(np.asarray(values)[np.argsort(distance)[:NEAR]]))
 
 
 def _long_side(corners: Sequence[Point] | np.ndarray) -> float:
     q = np.asarray(corners, np.float32).reshape(4, 2)
     return float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-
-
-def _near_long_side(box: np.ndarray, cards: list[CardSeen]) -> float:
-    """The median long side of the ``NEAR`` cards whose centres lie nearest ``box``'s (0 without any)."""
-    if not cards:
-        return 0.0
-    centres = np.array([np.mean(card.corners, axis=0) for card in cards])
-    distance = np.hypot(*(centres - (box[:2] + box[2:]) / 2).T)
-    return float(np.median([_long_side(cards[k].corners) for k in np.argsort(distance)[:NEAR]]))
 
 
 def _carries_dice(box: np.ndarray, dice: np.ndarray) -> bool:
@@ -331,17 +321,19 @@ class TableLayout:
         return found[0] if found else None
 
     def _identify(self, frame: np.ndarray, box: np.ndarray, kind: str, confidence: float,
-                  near_long_side: float = 0.0) -> tuple[CardSeen, Identity | None, bool] | None:
-        """The card, the gallery's reading and whether it names the card on top of two outlined as one (``PAIR``:
-        ``near_long_side`` is how long the named cards nearest it are, 0 if none is known)."""
+                  named: Sequence[CardSeen] = ()) -> tuple[CardSeen, Identity | None, bool] | None:
+        """The card, the gallery's reading and whether it names the card on top of two outlined as one (``PAIR``,
+        judged against the ``named`` cards in view)."""
         corners = find_corners(frame, box)
         if corners is None:
             return None
         identity, on_top = None, None
         if kind in FRONT_TYPES and len(self.gallery):
             identity = self.gallery.matcher.match(frame, corners)
-            if identity.card_id is None and near_long_side and _long_side(corners) >= PAIR * near_long_side:
-                on_top = self._on_top(frame, corners, near_long_side)
+            if identity.card_id is None and named:
+                near = _near(box, [np.mean(c.corners, axis=0) for c in named], [_long_side(c.corners) for c in named])
+                if _long_side(corners) >= PAIR * near:
+                    on_top = self._on_top(frame, corners, near)
             identity = on_top or identity
             corners = identity.corners
         return self._seen(frame, kind, confidence, corners, identity), identity, on_top is not None
@@ -419,16 +411,16 @@ class TableLayout:
         cards: list[CardSeen] = []
         known: list[_Known] = []
         used: set[int] = set()
-        named = [k.card for k in self._known if k.card.card_id]
-        boxes = [k.box for k in self._known if k.card.card_id]
+        named = [k for k in self._known if k.card.card_id]
+        boxes = [k.box for k in named]
         boxes += [box for box, kind in zip(cards_in.xyxy, cards_in.class_name) if kind == "back"]
-        sizes = np.array([_area(box) for box in boxes])
-        small = SMALL * float(np.median(sizes)) if len(sizes) else 0.0
+        centres, sizes = [(b[:2] + b[2:]) / 2 for b in boxes], [_area(box) for box in boxes]
+        small = SMALL * float(np.median(sizes)) if sizes else 0.0
         placed: list[tuple[np.ndarray, str, float, _Known | None, bool]] = []  # ..., remembered card, lying still
         for box, kind, conf in zip(cards_in.xyxy, cards_in.class_name, cards_in.confidence):
             k = self._same_place(box, kind, used)
             old = self._known[k] if k is not None else None
-            least = CUT * _near_size(box, boxes, sizes) if _at_edge(box, w, h) else small
+            least = CUT * _near(box, centres, sizes) if _at_edge(box, w, h) else small
             if (old is None or old.name is None) and _area(box) < least:
                 continue
             if k is not None:
@@ -449,7 +441,7 @@ class TableLayout:
                     cards.append(old.card)
                     known.append(replace(old, last=index, name=name))
                     continue
-            found = self._identify(frame, box, kind, conf, _near_long_side(box, named))
+            found = self._identify(frame, box, kind, conf, [k.card for k in named])
             if found is None:
                 continue
             seen, identity, on_top = found

@@ -613,12 +613,12 @@ class Interpreter(Resync):
         """The named card that lies where an unknown card turns up, or left there within ``wait_s`` before: the
         same card seen again unnamed (a card dealt beside it hides the corner or print that named it), or a second
         box on it, not another card."""
+        looks_like = change.resembles[:1]
+        # (a card still lying there: only a box nearly on it, or one that looks most like it; cards set aside are
+        # stacked a little apart)
         return next((card for card, (centre, size, gone) in self._cards_at.items()
                      if not card.startswith("?") and change.elapsed - gone <= self.settings.wait_s
-                     # (a card still lying there: only a box nearly on it, or one that looks most like it; cards set
-                     # aside are stacked a little apart)
-                     and dist(centre, change.where) <= size / (4 if gone == inf and change.resembles[:1] != (card,)
-                                                               else 2)), None)
+                     and dist(centre, change.where) <= size / (2 if gone < inf or looks_like == (card,) else 4)), None)
 
     def _not_a_card_again(self, change: Change) -> bool:
         """An unknown card of a type turning up where an unknown card of that type turned up before and was taken as
