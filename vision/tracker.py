@@ -209,9 +209,10 @@ class Tracker:
     def update(self, obs: TableObservation) -> list[Change]:
         changes: list[Change] = []
         seen_cards = self._match_cards(obs)
-        on_chips, loose_seen = self._split_dice(obs)
+        hinted = self._hinted(seen_cards)
+        on_chips, loose_seen = self._split_dice(obs, hinted)
         loose_match = self._match_loose(loose_seen)
-        judged = _named(seen_cards)
+        judged = _named(seen_cards) | {track.likely for track in hinted.values()}
         disturbed = self._disturbed(obs, seen_cards, judged, on_chips, loose_match)
         self._vote_cards(obs, seen_cards, disturbed)
         self._vote_chips(obs, judged | self._named_in_place(seen_cards, obs), on_chips, disturbed)
@@ -266,13 +267,23 @@ class Tracker:
         self._unknown += 1
         return f"?{self._unknown}"
 
-    def _split_dice(self, obs: TableObservation) -> tuple[dict[tuple[str, int], DieSeen], list[DieSeen]]:
+    def _hinted(self, seen: dict[str, CardSeen]) -> dict[str, _Card]:
+        """Unrecognised cards that look most like another card now than the one their track settled on and carries
+        dice under (``_named_since``), by the name the layout gave them this frame: their dice are the track's."""
+        return {card.likely: track for key, card in seen.items() if card.card_id is None and card.likely
+                and not (track := self.cards[key]).card_id and track.likely and card.likely != track.likely
+                and self._track(card.likely) is None}
+
+    def _split_dice(self, obs: TableObservation, hinted: dict[str, _Card]) -> tuple[dict[tuple[str, int], DieSeen],
+                                                                                     list[DieSeen]]:
         on: dict[tuple[str, int], DieSeen] = {}
         loose = []
         for die in obs.dice:
             if die.on is None:
                 loose.append(die)
                 continue
+            if die.on[0] in hinted and (chip := _chip_at(hinted[die.on[0]], die)) is not None:
+                die = replace(die, on=(hinted[die.on[0]].likely, chip))
             if self._track(die.on[0]) is None:  # named after a card no track holds (a look-alike of the card settled
                 loose.append(replace(die, on=None, level=0))  # under it, named so for a moment): loose on that card
                 continue
@@ -370,7 +381,9 @@ class Tracker:
                     track.votes.add(obs.elapsed, None, 1.0)
                 continue
             track.centre, track.size, track.last_seen = _centre(card), _short_side(card), obs.elapsed
-            if not track.card_id or card.card_id == track.card_id:  # (not another card's chips it looks like)
+            other_look = not track.card_id and not card.card_id and track.likely and card.likely != track.likely
+            if (not track.card_id or card.card_id == track.card_id) and not other_look:
+                # (not another card's chips it looks like: those of the card it was named or found most like)
                 track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
             track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre, card.likely, card.resembles),
                             card.confidence)
@@ -497,7 +510,7 @@ class Tracker:
     def _named_since(self, track: _Card, now: float) -> None:
         """A card committed unrecognised (covered, in glare) that the layout has named, or found most like one card,
         in ``agree`` of its sightings since ``settle_s``: it is that card now, or its hint is (its dice are named so
-        already, by the layout)."""
+        already, by the layout), unless it carries dice under its hint or another track holds that name."""
         recent = None if track.card_id else self._present(track.votes, now)
         if recent is None:
             return
@@ -505,10 +518,27 @@ class Tracker:
             name, share, _ = self._mode([(t, v[field_index], c) for t, v, c in recent])  # type: ignore[index]
             if name and share >= self.settings.agree:
                 if field_index == 0:
-                    track.card_id, track.likely = str(name), ""
-                else:
+                    was, track.card_id, track.likely = track.likely, str(name), ""
+                    self._dice_follow(was, str(name))
+                elif not self._carries_dice(track.likely) and self._track(str(name)) is None:
+                    # (dice put on it cover what told it apart: it is no more like that card than before; nor is it
+                    # a card another track holds)
                     track.likely = str(name)
                 return
+
+    def _carries_dice(self, name: str) -> bool:
+        return any(card == name and chip.die for (card, _), chip in self.chips.items())
+
+    def _dice_follow(self, was: str, name: str) -> None:
+        """The dice of a card settled unrecognised, named after the card it looked most like, follow it when it is
+        recognised: the layout names them after it from now on (they are dice already there, not dice put down), and
+        left under the old name they would lie on no card for the rest of the game."""
+        if self._track(was) is not None:
+            return  # (another card looks most like it too: whose dice those are is not known)
+        for key in [key for key in self.chips if key[0] == was]:
+            moved = self.chips.pop(key)
+            if moved.die and not (self.chips.get((name, key[1])) or _Chip()).die:
+                self.chips[(name, key[1])] = moved
 
     def _moved(self, track: _Card, obs: TableObservation) -> list[Change]:
         """A committed card now lying elsewhere, at rest there for ``settle_s``."""
@@ -708,6 +738,15 @@ def _named(cards: dict[str, CardSeen]) -> set[str]:
     empty. Names, not track keys: dice name their chip's card so, and a track opened while its card was
     unrecognised keeps its ``?N`` key."""
     return {name for name in chip_names(tuple(cards.values())) if name}
+
+
+def _chip_at(track: _Card, die: DieSeen) -> int | None:
+    """The chip of ``track``'s card (the spots of the card it is named or found most like) under ``die``, at its
+    level where spots lie stacked."""
+    where = _box_centre(die.box)
+    near = [(_dist(centre, where), level != die.level, chip) for chip, (centre, radius, level) in track.chips.items()
+            if _dist(centre, where) <= radius]
+    return min(near)[2] if near else None
 
 
 def _centre(card: CardSeen) -> Point:

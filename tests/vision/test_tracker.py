@@ -67,6 +67,36 @@ def test_dice_named_after_a_look_alike_of_a_settled_card_lie_loose_on_it() -> No
                                                              ("die+", "F-G10", 2, "red3")]
 
 
+def test_a_card_settled_unrecognised_keeps_the_look_alike_its_dice_are_named_after() -> None:
+    """Dice put on it cover what told it from other cards, and the layout finds it most like another card now and
+    names its dice so: they are the dice already there, on the chips of the card it was found most like (not dice
+    put down, nor dice left on no card), and are seen taken from there."""
+    before = CardSeen(CARD.corners, "bomb", None, 0.6, SPOTS, likely="F-G10")
+    after = CardSeen(CARD.corners, "bomb", None, 0.6, SPOTS[1:], likely="F-G20")  # its chips numbered otherwise
+    tracker, changes = Tracker(), []
+    frames = [((before, OTHER), (DieSeen("blue1", die("blue1", 1).box, 0.9, ("F-G10", 1)),))] * 12
+    frames += [((after, OTHER), (DieSeen("blue1", die("blue1", 1).box, 0.9, ("F-G20", 2)),))] * 12
+    for i, (cards, dice) in enumerate(frames):
+        changes += tracker.update(TableObservation(i, i / FPS, 1280, 720, cards, dice))
+    assert [k for k in kinds(changes) if k[0].startswith("die")] == [("die+", "F-G10", 1, "blue1")]
+    assert tracker.last is not None and tracker.last.chips == (("F-G10", 1, "blue1"),)
+    for i in range(len(frames), len(frames) + 12):
+        changes += tracker.update(TableObservation(i, i / FPS, 1280, 720, (after, OTHER), ()))
+    assert kinds(changes)[-1] == ("die-", "F-G10", 1, "blue1")
+
+
+def test_the_dice_of_a_card_settled_unrecognised_follow_it_when_it_is_recognised() -> None:
+    """Recognised at last, its dice are named after it: they are the dice already there, none left on no card."""
+    unnamed = CardSeen(CARD.corners, "bomb", None, 0.6, SPOTS, likely="F-G10")
+    tracker, changes = Tracker(), []
+    frames = [((unnamed, OTHER), (DieSeen("blue1", die("blue1", 1).box, 0.9, ("F-G10", 1)),))] * 12
+    frames += [((CARD, OTHER), (die("blue1", 1),))] * 12
+    for i, (cards, dice) in enumerate(frames):
+        changes += tracker.update(TableObservation(i, i / FPS, 1280, 720, cards, dice))
+    assert [k for k in kinds(changes) if k[0].startswith("die")] == [("die+", "F-G10", 1, "blue1")]
+    assert tracker.last is not None and tracker.last.chips == (("F-001", 1, "blue1"),)
+
+
 def test_dice_on_a_card_not_yet_settled_wait_for_it() -> None:
     """A card just turned up under another card's name, dice read on its chips at once: they wait until the card
     itself is settled."""
