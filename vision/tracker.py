@@ -277,7 +277,7 @@ class Tracker:
     def _split_dice(self, obs: TableObservation, hinted: dict[str, _Card]) -> tuple[dict[tuple[str, int], DieSeen],
                                                                                      list[DieSeen]]:
         on: dict[tuple[str, int], DieSeen] = {}
-        loose = []
+        loose, placed = [], []
         for die in obs.dice:
             if die.on is None:
                 loose.append(die)
@@ -287,27 +287,40 @@ class Tracker:
             if self._track(die.on[0]) is None:  # named after a card no track holds (a look-alike of the card settled
                 loose.append(replace(die, on=None, level=0))  # under it, named so for a moment): loose on that card
                 continue
-            key = (die.on[0], die.on[1])
-            key, die = self._on_top(key, die)
+            placed.append(die)
+        placed = [self._dropped(die, {other.on for other in placed}) for die in placed]
+        seen = {die.on for die in placed}
+        for die in placed:
+            key, die = self._on_top((die.on[0], die.on[1]), die, seen)  # type: ignore[index]
             if key not in on or die.confidence > on[key].confidence:
                 on[key] = die
         return on, loose
 
-    def _on_top(self, key: tuple[str, int], die: DieSeen) -> tuple[tuple[str, int], DieSeen]:
+    def _dropped(self, die: DieSeen, seen: set) -> DieSeen:
+        """A die read on a stacked chip above one holding no die (or this die), none seen there, lies on that one: a
+        stack has no gaps (the layout takes a die's level from how high its box stands, which a tilted view can
+        overstate)."""
+        track = self._track(die.on[0])  # type: ignore[index]
+        spots = track.chips if track else {}
+        while (below := _stacked(spots, die.on[1], -1)) is not None and (die.on[0], below) not in seen \
+                and (self.chips.get((die.on[0], below)) or _Chip()).die in (None, die.die):  # type: ignore[index]
+            die = replace(die, on=(die.on[0], below), level=spots[below][2])  # type: ignore[index]
+        return die
+
+    def _on_top(self, key: tuple[str, int], die: DieSeen, seen: set) -> tuple[tuple[str, int], DieSeen]:
         """A die read on a chip that holds a committed die of other colours (or of its colours, read surely with
         another face: ``sure_top``), where the card stacks a chip on that one: it is the die on top. The die under
-        it is hidden, so the layout, seeing one die there, gave it the bottom chip."""
+        it is hidden, so the layout, seeing one die there, gave it the bottom chip. Not while a die is seen on the
+        chip stacked on it: then it is the die under that one, seen (and misread) beside it."""
         track = self._track(key[0])
         spots = track.chips if track else {}
         sure = self.settings.sure_top
         while (chip := self.chips.get(key)) is not None and chip.die and (
                 colours(chip.die) != colours(die.die) or chip.die != die.die and die.confidence >= sure):
-            mine = spots.get(key[1])
-            above = [k for k, (centre, radius, level) in spots.items()
-                     if mine is not None and level == mine[2] + 1 and _dist(centre, mine[0]) <= max(radius, mine[1])]
-            if not above:
+            above = _stacked(spots, key[1], 1)
+            if above is None or (key[0], above) in seen:
                 break
-            key, die = (key[0], above[0]), replace(die, on=(key[0], above[0]), level=mine[2] + 1)  # type: ignore[index]
+            key, die = (key[0], above), replace(die, on=(key[0], above), level=spots[above][2])
         return key, die
 
     def _match_loose(self, dice: list[DieSeen]) -> dict[int, int]:
@@ -738,6 +751,13 @@ def _named(cards: dict[str, CardSeen]) -> set[str]:
     empty. Names, not track keys: dice name their chip's card so, and a track opened while its card was
     unrecognised keeps its ``?N`` key."""
     return {name for name in chip_names(tuple(cards.values())) if name}
+
+
+def _stacked(spots: dict[int, tuple[Point, float, int]], chip: int, step: int) -> int | None:
+    """The chip stacked right on ``chip`` (``step`` 1) or the one it is stacked on (-1), if any."""
+    mine = spots.get(chip)
+    return next((k for k, (centre, radius, level) in spots.items() if mine is not None
+                 and level == mine[2] + step and _dist(centre, mine[0]) <= max(radius, mine[1])), None)
 
 
 def _chip_at(track: _Card, die: DieSeen) -> int | None:

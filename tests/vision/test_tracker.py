@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation
@@ -182,7 +184,6 @@ def test_a_card_recognised_only_after_it_settled_still_shows_its_empty_chips() -
 def test_a_card_named_after_it_settled_is_followed_under_that_name() -> None:
     """Committed unrecognised, then named (or found most like one card) in every sighting: the dice on it are
     placed where its chips lie, and the card leaves under its name."""
-    from dataclasses import replace
 
     nameless = CardSeen(CARD.corners, "bomb", None, 0.4)
     for named, leaves in ((CARD, "F-001"), (replace(CARD, card_id=None, likely="F-001"), "?1")):
@@ -275,6 +276,29 @@ def test_a_die_seen_where_a_die_lies_on_a_stack_is_the_next_one_unless_it_is_tha
     changes = run([(table, (bottom,))] * 6 + [(table, (seen,))] * 18)
     assert kinds([c for c in changes if c.kind.startswith("die")]) == [("die+", "F-001", 2, "red5")] + (
         [("die+", "F-001", 3, top)] if on_top else [])
+
+
+def test_a_stack_has_no_gaps() -> None:
+    """The layout takes a die's level from how high its box stands: a die read on the stacked chip with none under
+    it lies on the chip under it, and so does a second reading of the die there, read higher."""
+    table = (CARD, OTHER)
+    changes = run([(table, ())] * 6 + [(table, (die("blue1", 3, 150.0, level=1),))] * 12)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [("die+", "F-001", 2, "blue1")]
+    twice = (die("blue1", 2, 150.0), die("blue1", 3, 150.0, level=1))
+    changes = run([(table, twice[:1])] * 6 + [(table, twice[1:])] * 6 + [(table, twice[:1])] * 6)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [("die+", "F-001", 2, "blue1")]
+
+
+def test_a_die_seen_beside_the_die_stacked_on_it_is_that_die_misread_not_the_next_one() -> None:
+    """Seen apart from the die on top of it, the die under it is read as another die: it is not a second die put on
+    top, and the die on top is the stack's next one."""
+    table = (CARD, OTHER)
+    bottom = die("red5", 2, 150.0)
+    misread = replace(die("black2", 2, 150.0), confidence=0.55)  # (under ``sure_top``: no die replacing it)
+    top = replace(die("blue1", 3, 150.0, level=1), confidence=0.5)
+    changes = run([(table, (bottom,))] * 6 + [(table, (misread, top))] * 12)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
+        ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
 
 
 def test_a_die_read_surely_as_another_where_one_lies_replaces_it() -> None:
