@@ -12,11 +12,12 @@ seconds in frames that could have seen it. A hand over the table hides many thin
 A chip's die is only judged while its card is seen with its chips known (``observation.chip_names``), and a die
 covered by the next die of a stack keeps its chip (seen covered, it is there: missing while the hand that stacked
 the next die hid it is no absence); a die of other colours read where a die lies, on a card that stacks a chip
-there, is the next die of the stack.
+there, is the next die of the stack, and a stack has no gaps (a die read higher than the dice under it lies on them).
 
-Cards are followed by identity, or by position while unrecognised; loose dice (the roll area) by position, a
-die picked up and rolled again landing elsewhere is a new loose die, one landing where it lay a new face there
-(``loose-`` and ``loose+``), and a loose die read again with another face while in sight is a ``turned`` pair.
+Cards are followed by identity, or by position while unrecognised (their dice named after the card they look
+most like, kept while dice lie on them); loose dice (the roll area) by position, a die picked up and rolled again
+landing elsewhere is a new loose die, one landing where it lay a new face there (``loose-`` and ``loose+``), and a
+loose die read again with another face while in sight is a ``turned`` pair.
 """
 
 from __future__ import annotations
@@ -268,8 +269,9 @@ class Tracker:
         return f"?{self._unknown}"
 
     def _hinted(self, seen: dict[str, CardSeen]) -> dict[str, _Card]:
-        """Unrecognised cards that look most like another card now than the one their track settled on and carries
-        dice under (``_named_since``), by the name the layout gave them this frame: their dice are the track's."""
+        """Unrecognised cards the layout finds most like another card this frame than the one their track settled on
+        (kept while dice lie on it: ``_named_since``), by the name given them this frame: their dice are the track's,
+        on its chips."""
         return {card.likely: track for key, card in seen.items() if card.card_id is None and card.likely
                 and not (track := self.cards[key]).card_id and track.likely and card.likely != track.likely
                 and self._track(card.likely) is None}
@@ -288,7 +290,8 @@ class Tracker:
                 loose.append(replace(die, on=None, level=0))  # under it, named so for a moment): loose on that card
                 continue
             placed.append(die)
-        placed = [self._dropped(die, {other.on for other in placed}) for die in placed]
+        read_on = {die.on for die in placed}
+        placed = [self._dropped(die, read_on) for die in placed]
         seen = {die.on for die in placed}
         for die in placed:
             key, die = self._on_top((die.on[0], die.on[1]), die, seen)  # type: ignore[index]
