@@ -55,8 +55,9 @@ class TrackerSettings:
     """A die read at least this surely (the interpreter's ``sure_face``) as another die than the one committed on
     its chip is another die: on a stack's chip, with the colours of the one there, the next die of the stack put on
     top (black3 on black1, ``_on_top``); elsewhere, a die that replaced it, one put on the chip's print that was
-    read as a die (``_reread``; also read less surely, but twice as surely as the die committed there, which the
-    detector barely believed). Read less surely, the die there is misread. Every set (``python -m vision.evaluate
+    read as a die (``_reread``). Both also read less surely, but twice as surely as the die committed there, which
+    the detector barely believed (on a stack, thirty-second session: unseen2 h3s502 61 -> 62 events, nothing else
+    moved). Read less surely, the die there is misread. Every set (``python -m vision.evaluate
     DIR/* --cache runs/cache``, twenty-fourth session, vision/README.md): on top, unseen3 377 -> 379 events, unseen4
     222 -> 233; replaced, probe 346 -> 352, unseen5 307 -> 341, unseen4 233 -> 229; no false violation. Any other
     face lifted, whatever its confidence (a lower die's misread face then lands on the chip above): fresh -5,
@@ -311,18 +312,22 @@ class Tracker:
         return die
 
     def _on_top(self, key: tuple[str, int], die: DieSeen, seen: set) -> tuple[tuple[str, int], DieSeen]:
-        """A die read on a chip that holds a committed die of other colours (or of its colours, read surely with
-        another face: ``sure_top``), where the card stacks a chip on that one: it is the die on top. The die under
-        it is hidden, so the layout, seeing one die there, gave it the bottom chip. Not while a die is seen on the
-        chip stacked on it: then it is the die under that one, seen (and misread) beside it."""
+        """A die read on a chip that holds a committed die of other colours (or of its colours with another face, read
+        surely, ``sure_top``, or twice as surely as the die there, or read as the die committed on top of it), where
+        the card stacks a chip on that one: it is the die on top. The die under it is hidden, so the layout, seeing
+        one die there, gave it the bottom chip. Not while a die is seen on the chip stacked on it: then it is the die
+        under that one, seen (and misread) beside it."""
         track = self._track(key[0])
         spots = track.chips if track else {}
         sure = self.settings.sure_top
-        while (chip := self.chips.get(key)) is not None and chip.die and (
-                colours(chip.die) != colours(die.die) or chip.die != die.die and die.confidence >= sure):
+        while (chip := self.chips.get(key)) is not None and chip.die and chip.die != die.die:
             above = _stacked(spots, key[1], 1)
             if above is None or (key[0], above) in seen:
                 break
+            faint = die.confidence < min(sure, 2 * _read_as(chip.votes, chip.die))
+            top = self.chips.get((key[0], above))
+            if colours(chip.die) == colours(die.die) and faint and not (top is not None and top.die == die.die):
+                break  # of its colours, read faintly: that die misread (unless the die stacked on it is read so)
             key, die = (key[0], above), replace(die, on=(key[0], above), level=spots[above][2])
         return key, die
 

@@ -301,6 +301,17 @@ def test_a_die_seen_beside_the_die_stacked_on_it_is_that_die_misread_not_the_nex
         ("die+", "F-001", 2, "red5"), ("die+", "F-001", 3, "blue1")]
 
 
+def test_a_die_of_its_colours_read_twice_as_surely_as_the_faint_die_under_it_is_the_next_one_of_the_stack() -> None:
+    """A black3 put on a black1 the detector barely believed: on a chip with another stacked on it, it is the next
+    die of the stack, not a die that replaced the one there, and it stays there while read so at the bottom."""
+    table = (CARD, OTHER)
+    bottom = replace(die("black1", 2, 150.0), confidence=0.15)  # lying there ten seconds
+    seen = replace(die("black3", 2, 150.0), confidence=0.45)
+    changes = run([(table, (bottom,))] * 60 + [(table, ())] * 3 + [(table, (seen,))] * 24)
+    assert kinds([c for c in changes if c.kind.startswith("die")]) == [
+        ("die+", "F-001", 2, "black1"), ("die+", "F-001", 3, "black3")]
+
+
 def test_a_die_read_surely_as_another_where_one_lies_replaces_it() -> None:
     # a chip printed with a die, read as red5 since the card turned up; a red2 put on the print is read surely:
     # the print left, the die arrived (one pair, marked ``turned``: nothing was seen lifted); read faintly, no change
