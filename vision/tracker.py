@@ -554,8 +554,8 @@ class Tracker:
         """The dice of a card settled unrecognised, named after the card it looked most like, follow it when it is
         recognised: the layout names them after it from now on (they are dice already there, not dice put down), and
         left under the old name they would lie on no card for the rest of the game."""
-        if self._track(was) is not None:
-            return  # (another card looks most like it too: whose dice those are is not known)
+        if not was or self._track(was) is not None:
+            return  # (no look-alike, or another card looks most like it too: whose dice those are is not known)
         for key in [key for key in self.chips if key[0] == was]:
             moved = self.chips.pop(key)
             if moved.die and not (self.chips.get((name, key[1])) or _Chip()).die:
