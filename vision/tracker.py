@@ -273,9 +273,8 @@ class Tracker:
         """Unrecognised cards the layout finds most like another card this frame than the one their track settled on
         (kept while dice lie on it: ``_named_since``), by the name given them this frame: their dice are the track's,
         on its chips."""
-        return {card.likely: track for key, card in seen.items() if card.card_id is None and card.likely
-                and not (track := self.cards[key]).card_id and track.likely and card.likely != track.likely
-                and self._track(card.likely) is None}
+        return {card.likely: track for key, card in seen.items() if card.likely
+                and _looks_otherwise(track := self.cards[key], card) and self._track(card.likely) is None}
 
     def _split_dice(self, obs: TableObservation, hinted: dict[str, _Card]) -> tuple[dict[tuple[str, int], DieSeen],
                                                                                      list[DieSeen]]:
@@ -402,8 +401,7 @@ class Tracker:
                     track.votes.add(obs.elapsed, None, 1.0)
                 continue
             track.centre, track.size, track.last_seen = _centre(card), _short_side(card), obs.elapsed
-            other_look = not track.card_id and not card.card_id and track.likely and card.likely != track.likely
-            if (not track.card_id or card.card_id == track.card_id) and not other_look:
+            if (not track.card_id or card.card_id == track.card_id) and not _looks_otherwise(track, card):
                 # (not another card's chips it looks like: those of the card it was named or found most like)
                 track.chips = {s.chip: (s.centre, s.radius, s.level) for s in card.chips} or track.chips
             track.votes.add(obs.elapsed, (card.card_id, card.type, track.centre, card.likely, card.resembles),
@@ -759,6 +757,12 @@ def _named(cards: dict[str, CardSeen]) -> set[str]:
     empty. Names, not track keys: dice name their chip's card so, and a track opened while its card was
     unrecognised keeps its ``?N`` key."""
     return {name for name in chip_names(tuple(cards.values())) if name}
+
+
+def _looks_otherwise(track: _Card, card: CardSeen) -> bool:
+    """An unrecognised card that the layout finds most like another card (or none) this frame than the one its
+    track settled on."""
+    return not track.card_id and not card.card_id and bool(track.likely) and card.likely != track.likely
 
 
 def _stacked(spots: dict[int, tuple[Point, float, int]], chip: int, step: int) -> int | None:
