@@ -14,6 +14,9 @@ Per game:
   (refused actions that are not scripted ones).
 - score: the final score and result exactly the truth's.
 
+Given several games, a last line totals them (``totals``): events matched, extra and logs exact summed, the median
+per-chip error, violations flagged and false, scores exact.
+
 ``--oracle`` is the ORACLE PERCEPTION ablation: observations built from ``frames.json`` truth, which tests the
 tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
 
@@ -39,6 +42,7 @@ import argparse
 import hashlib
 import json
 import pickle
+import statistics
 import sys
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -261,6 +265,20 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
     }
 
 
+def totals(reports: list[dict[str, Any]]) -> str:
+    """One line over several games' reports: events matched and extra, logs exact, the median per-chip error,
+    violations flagged and false, scores exact (the figures the README gives for a set)."""
+    def total(part: str, key: str) -> int:
+        return sum(int(r[part][key]) for r in reports)
+
+    chips = [r["chip_error"] for r in reports if r["chip_error"] is not None]
+    median = f"{statistics.median(chips):.4f}" if chips else "none"
+    return (f"{len(reports)} games: log {total('log', 'matched')}/{total('log', 'truth')} matched, "
+            f"{total('log', 'extra')} extra, {total('log', 'exact')} exact; chip error median {median}; violations "
+            f"{total('violations', 'flagged')}/{total('violations', 'scripted')} flagged, "
+            f"{total('violations', 'false')} false; {total('score', 'exact')} scores exact")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.evaluate", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -298,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{' (exact)' if log['exact'] else ''}; chip error {r['chip_error']}; violations "
               f"{v['flagged']}/{v['scripted']} flagged, {v['false']} false; score {s['seen']} vs {s['truth']}"
               f"{' (exact)' if s['exact'] else ''}; {r['confirm']} to confirm")
+    if len(reports) > 1:
+        print(totals(reports))
     return 0
 
 
