@@ -675,6 +675,10 @@ class Interpreter(Resync):
         self._named_later(replace(change, where=change.before))  # a stand-in's card, named as it is taken
         if change.card in self.state.row:
             return False  # the card taken in a defuse: used with the defused card leaving
+        if change.card in self.state.set_aside and self.state.phase == "deal" \
+                and dist(change.before, change.where) > change.size:
+            return False  # set aside in a deal not over yet (dealt cards wait for an unknown one), moved away from
+            # the pile: shuffled back as the deal ends, then turned up (tune h2s88's F-G23, the row's first card)
         unseen = any(change.card in s.pool for s in self.state.sources.values())
         if unseen and self.state.phase in ("deal", "reveal"):
             return self._on_card_added(change)  # a card set aside at the deal, shuffled back and turned up

@@ -480,6 +480,28 @@ def test_two_unknown_cards_set_aside_side_by_side_are_each_corrected_by_the_name
                      "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
 
 
+def test_a_card_set_aside_moved_into_the_row_while_the_deal_waits_for_an_unknown_card_is_revealed() -> None:
+    """F-G28 set aside, then an unknown card, a glimpse: the cards dealt after it wait for it. F-G28 is seen moved
+    into the row before the glimpse is known to be over (a card's leaving is committed late): shuffled back as the
+    deal ended, and turned up as the row's first card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 9, 1.5, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "?1", where=(960.0, 300.0), type="bomb", size=80.0,
+                   resembles=("F-G22", "F-019", "F-G20")),
+            Change("card+", 15, 2.5, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 21, 3.5, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0),
+            Change("card>", 27, 4.5, "F-G28", where=(300.0, 350.0), before=(900.0, 300.0), size=80.0),
+            Change("card-", 30, 5.0, "?1", where=(960.0, 300.0)),
+            Change("card+", 33, 5.5, "F-011", where=(420.0, 350.0), type="bomb", size=80.0)]
+    _run(interp, deal, 10.0)
+    assert [e.action for e in referee.events] == [
+        "deal p1 F-G21", "deal p1 F-G28", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05", "reveal F-G28",
+        "reveal F-011"]
+
+
 @pytest.mark.parametrize(("looks_like", "set_aside"), [
     (("F-G28", "F-G22"), "F-G28"), (("F-G28", "F-G22", "F-019"), None), (("F-G05",), None)])
 def test_an_unknown_card_gone_again_in_the_deal_is_the_card_it_looks_like_set_aside(
