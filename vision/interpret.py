@@ -164,8 +164,10 @@ class InterpreterSettings:
     heap_px: float = 60.0
     """... but for a die landing within this many pixels of another landing with it: a roll's heap."""
     leaving_s: float = 1.0
-    """A die lifted from the chip it would have completed its card on, after a placement the rules refused there, is
-    judged this many seconds after the tracker reported it (its card may be seen leaving with it: defused)."""
+    """A die lifted from a chip where a placement the rules refused was asked about is judged this many seconds after
+    the tracker reported it: its card may be seen leaving with it (defused), and the tracker commits a card's leaving
+    later than a die's (thirty-third session: only for the die that would have completed its card before; probe2
+    cd2s903's C-G16 then left half a second after its die was taken for one taken back, a false violation)."""
     lift_s: float = 1.0
     """A die on a chip printed with its colour, read with a face the roll lacks, is the roll's one die of its
     colours unless that die still lies loose this many seconds after it was seen there: then it is the card's
@@ -844,8 +846,9 @@ class Interpreter(Resync):
                    for c in self._pending):
                 return False  # the placement it undoes waits still: that first
             completing = self._completing_lifted(change)
-            if completing and self._now[1] - self._arrived.get(id(change), -inf) < self.settings.leaving_s:
-                return False  # a die that would have completed its card: the card may be leaving with it
+            if self._lifted_doubted(change) \
+                    and self._now[1] - self._arrived.get(id(change), -inf) < self.settings.leaving_s:
+                return False  # a die only asked about, lifted: its card may be leaving with it (``_taken_back``)
             self._done(change)
             if not (completing and self._bare(change.card)):  # (all its dice lifted: the card defused)
                 self._taken_back(change)
@@ -892,6 +895,10 @@ class Interpreter(Resync):
                 self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: "
                                   "a violation")
 
+    def _lifted_doubted(self, change: Change) -> bool:
+        """Whether ``change`` lifted a die whose placement the game was only asked about (``_doubted``)."""
+        return any((placed.card, placed.chip) == (change.card, change.chip) for placed, _, _ in self._doubted)
+
     def _completing_lifted(self, change: Change) -> bool:
         """Whether ``change`` lifted a die the game was only asked about that is the last its card lacks: the card
         may be leaving with all its dice, or all of them be lifted, defused (an earlier die misread made the rules
@@ -899,8 +906,7 @@ class Interpreter(Resync):
         (``leaving_s``), and taken back only from a card that keeps its other dice."""
         card = self._held(change.card)
         return card is not None and change.chip not in card.placed \
-            and len(card.placed) + 1 == card.card.chip_count \
-            and any((placed.card, placed.chip) == (change.card, change.chip) for placed, _, _ in self._doubted)
+            and len(card.placed) + 1 == card.card.chip_count and self._lifted_doubted(change)
 
     def _printed_with(self, change: Change) -> bool:
         """Whether the chip ``change`` saw a die on is printed with a colour of that die (its rule names it)."""

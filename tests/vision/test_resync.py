@@ -300,16 +300,22 @@ def test_a_refused_placement_barely_read_taken_back_is_a_violation_if_its_die_wa
     assert [e.action for e in referee.violations] == ["place green1 F-G28:1"]
 
 
-def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation() -> None:
+@pytest.mark.parametrize("late", [0.0, 0.5], ids=["seen at once", "its leaving committed half a second later"])
+def test_a_refused_placement_whose_die_leaves_with_its_card_is_no_violation(late: float) -> None:
     """As above, but the card leaves the table with the die (defused, with dice on its other chips the game never
-    saw placed, which made the rules refuse this one): nothing was taken back."""
+    saw placed, which made the rules refuse this one): nothing was taken back, also when the tracker commits the
+    card's leaving a few frames after the die's (probe2 cd2s903's C-G16, flagged falsely)."""
     referee, interp = _dealt()
     card = Change("card+", 3, 0.5, "F-G28", where=(300.0, 600.0), type="bomb", size=80.0)
     _run(interp, [card, *_loose(("black5", "red6", "black2", "green1"), 2.0),
                   Change("die+", 36, 6.0, "F-G21", 2, "yellow3", confidence=0.9)], 12.0)
     _run_from(interp, [Change("die+", 80, 13.0, "F-G28", 1, "green1", confidence=0.9)], 13.0, 15.0)
-    _run_from(interp, [Change("die-", 92, 15.0, "F-G28", 1, "green1"),
-                       Change("card-", 92, 15.0, "F-G28", where=(300.0, 600.0), type="bomb")], 15.0, 20.0)
+    lifted = Change("die-", 92, 15.0, "F-G28", 1, "green1")
+    left = Change("card-", 92, 15.0, "F-G28", where=(300.0, 600.0), type="bomb")
+    interp.feed([lifted] if late else [lifted, left], 90, 15.0)
+    if late:
+        interp.feed([left], 93, 15.0 + late)
+    _run_from(interp, [], 15.0 + late + 0.2, 20.0)
     assert referee.violations == [] and interp.taken_back == {}
 
 
