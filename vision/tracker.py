@@ -306,7 +306,7 @@ class Tracker:
         track = self._track(die.on[0])  # type: ignore[index]
         spots = track.chips if track else {}
         while (below := _stacked(spots, die.on[1], -1)) is not None and (die.on[0], below) not in seen \
-                and (self.chips.get((die.on[0], below)) or _Chip()).die in (None, die.die):  # type: ignore[index]
+                and self._die_on((die.on[0], below)) in (None, die.die):  # type: ignore[index]
             die = replace(die, on=(die.on[0], below), level=spots[below][2])  # type: ignore[index]
         return die
 
@@ -324,8 +324,7 @@ class Tracker:
             if above is None or (key[0], above) in seen:
                 break
             faint = die.confidence < min(sure, 2 * _read_as(chip.votes, chip.die))
-            top = self.chips.get((key[0], above))
-            if colours(chip.die) == colours(die.die) and faint and not (top is not None and top.die == die.die):
+            if colours(chip.die) == colours(die.die) and faint and self._die_on((key[0], above)) != die.die:
                 break  # of its colours, read faintly: that die misread (unless the die stacked on it is read so)
             key, die = (key[0], above), replace(die, on=(key[0], above), level=spots[above][2])
         return key, die
@@ -545,6 +544,11 @@ class Tracker:
                     track.likely = str(name)
                 return
 
+    def _die_on(self, key: tuple[str, int]) -> str | None:
+        """The die committed on chip ``key``, if any."""
+        chip = self.chips.get(key)
+        return chip.die if chip is not None else None
+
     def _carries_dice(self, name: str) -> bool:
         return any(card == name and chip.die for (card, _), chip in self.chips.items())
 
@@ -556,7 +560,7 @@ class Tracker:
             return  # (no look-alike, or another card looks most like it too: whose dice those are is not known)
         for key in [key for key in self.chips if key[0] == was]:
             moved = self.chips.pop(key)
-            if moved.die and not (self.chips.get((name, key[1])) or _Chip()).die:
+            if moved.die and not self._die_on((name, key[1])):
                 self.chips[(name, key[1])] = moved
 
     def _moved(self, track: _Card, obs: TableObservation) -> list[Change]:
