@@ -90,9 +90,10 @@ class InterpreterSettings:
     """Below this, an action the rules refuse becomes a question, not a violation."""
     sure_face: float = 0.6
     """A die settling on a chip read at least this surely, with a face the roll lacks, is that die (the roll was
-    misread, and is corrected); read less surely, it is the roll's one die of its colours (its face misread on the
-    chip). Of 26 such dice on all the game sets, 8 of 9 read at 0.5 or more were as read, 14 of 17 below were the
-    roll's. Over every game set (2,882 events) 0.4, 0.5 and 0.6 matched 2,362, 2,367 and 2,371 (vision/README.md)."""
+    misread, and is corrected) unless the roll's one die of its colours, lifted from the roll area, was read surer
+    as it landed; read less surely, it is that die of the roll (its face misread on the chip). Of 26 such dice on
+    all the game sets, 8 of 9 read at 0.5 or more were as read, 14 of 17 below were the roll's. Over every game set
+    (2,882 events) 0.4, 0.5 and 0.6 matched 2,362, 2,367 and 2,371 (vision/README.md)."""
     wait_s: float = 4.0
     """Seconds a change may wait for the game (or other changes) to make sense of it."""
     clock_start: float = 0.0
@@ -262,8 +263,8 @@ class Interpreter(Resync):
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
-        self._rolled_sure: tuple[float, set[str]] = (-inf, set())
-        """The latest roll seen landing (its game time) and its dice read at ``sure_face`` or more there."""
+        self._rolled: tuple[float, dict[str, float]] = (-inf, {})
+        """The latest roll seen landing (its game time) and how surely each of its dice was read there."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
@@ -726,9 +727,11 @@ class Interpreter(Resync):
             if fix is not None:
                 self.correct(*fix, f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
         self._read_first(change)
-        # a face read surely on its chip is the die (the roll misread: ``fix_roll`` below), a faint one the roll's
-        # die of its colours
-        die = self._roll_die(change) if change.confidence < self.settings.sure_face else change.die
+        # a face read surely on its chip is the die (the roll misread: ``fix_roll`` below), unless the roll's die of
+        # its colours, lifted from the roll area, was read surer there; a faint one is that die
+        die = self._roll_die(change)
+        if change.confidence >= max(self.settings.sure_face, self._rolled_confidence(die)):
+            die = change.die
         if die != change.die:
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as {die}")
             change = replace(change, die=die)
@@ -766,9 +769,14 @@ class Interpreter(Resync):
 
     def _rolled_surely(self, die: str) -> bool:
         """Whether ``die`` was read surely as the roll landed and lifted from the roll area since."""
+        return self._rolled_confidence(die) >= self.settings.sure_face
+
+    def _rolled_confidence(self, die: str) -> float:
+        """How surely ``die`` was read as the roll landed, if it lifted from the roll area since (else 0)."""
         roll = latest_roll(self.referee)
-        at, dice = self._rolled_sure
-        return roll is not None and roll.elapsed == at and die in dice and die in [c.die for c in self._left]
+        at, dice = self._rolled
+        lifted = roll is not None and roll.elapsed == at and die in [c.die for c in self._left]
+        return dice.get(die, 0.0) if lifted else 0.0
 
     def _lifted_alike_refused(self, change: Change) -> str | None:
         """The roll's one die of the colours of a die read on a chip where no correction of the roll fits it, read
@@ -1003,8 +1011,8 @@ class Interpreter(Resync):
         # most of a roll's dice show when it landed; one read late (misread at first, or under a hand) does not
         landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
-        sure = {c.die for c in dice if c.confidence >= self.settings.sure_face}
-        self._rolled_sure = (self._game_time(landed.elapsed), sure)
+        read = {c.die: max(x.confidence for x in dice if x.die == c.die) for c in dice}
+        self._rolled = (self._game_time(landed.elapsed), read)
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True

@@ -82,10 +82,10 @@ def _dealt(limit: int = 600):  # noqa: ANN202
     return referee, Interpreter(referee)
 
 
-def _rolled(interp, dice: tuple[str, ...], at: float) -> None:  # noqa: ANN001
+def _rolled(interp, dice: tuple[str, ...], at: float, read: float = 1.0) -> None:  # noqa: ANN001
     frame = int(at * 6)
-    interp.feed([Change("loose+", frame, at, die=d, where=(500.0 + 40 * i, 400.0)) for i, d in enumerate(dice)],
-                frame, at)
+    interp.feed([Change("loose+", frame, at, die=d, where=(500.0 + 40 * i, 400.0), confidence=read)
+                 for i, d in enumerate(dice)], frame, at)
 
 
 @pytest.mark.parametrize(("first_read", "flagged"), [(0.9, True), (0.3, False)])
@@ -453,14 +453,19 @@ def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour()
     assert referee.events[-1].action == "place red6 F-G04:1" and interp.confirms
 
 
-def test_a_face_read_surely_on_a_chip_corrects_the_roll_die_of_its_colour() -> None:
-    """As above, but the red1 is read surely where it settled: the roll's red6 was the misreading."""
+@pytest.mark.parametrize(("rolled", "placed"), [(0.7, "red1"), (0.9, "red6")])
+def test_a_face_read_surely_on_a_chip_corrects_the_roll_die_of_its_colour_read_less_surely(
+        rolled: float, placed: str) -> None:
+    """As above, but the red1 is read surely (0.8) where it settled: the roll's red6, read less surely as it
+    landed, was the misreading. Read surer there, the red6 is the die, its face misread on the chip (unseen
+    h3s302: blue5 rolled at 0.82-0.87, read blue2 at 0.54-0.65 on a chip far from the camera)."""
     referee, interp = _dealt()
-    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0, read=rolled)
     interp.feed([Change("loose-", 33, 5.0, die="red6", where=(540.0, 400.0))], 33, 5.5)
     interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1", 0.8)], 40, 7.0)
     actions = [e.action for e in referee.events if not e.undone]
-    assert actions[-2:] == ["roll black5 red1 black2 green1", "place red1 F-G04:1"], actions
+    roll = "black5 red1 black2 green1" if placed == "red1" else "black5 red6 black2 green1"
+    assert actions[-2:] == [f"roll {roll}", f"place {placed} F-G04:1"], actions
 
 
 def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is_the_print() -> None:
