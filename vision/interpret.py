@@ -1011,7 +1011,7 @@ class Interpreter(Resync):
         # most of a roll's dice show when it landed; one read late (misread at first, or under a hand) does not
         landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
-        read = {c.die: max(x.confidence for x in dice if x.die == c.die) for c in dice}
+        read = {c.die: c.confidence for c in sorted(dice, key=lambda c: c.confidence)}  # (twins: the surer)
         self._rolled = (self._game_time(landed.elapsed), read)
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
