@@ -713,8 +713,8 @@ class Interpreter(Resync):
         if lying not in roll and any(c.kind == "die+" and c.frame == change.frame and c.die in roll
                                      for c in self._pending):
             return False  # a die seen settling with it as the roll holds it goes first, before a roll correction
-        if lying != change.die and self._printed_with(change) \
-                and sum(c.die == lying for c in self._lying) >= roll.count(lying):  # (a roll may hold two alike)
+        if (lying != change.die or self._faint_refused(change)) and self._printed_with(change) \
+                and self._seen_elsewhere(lying, change) >= roll.count(lying):  # (a roll may hold two alike)
             if self._now[1] - change.elapsed < self.settings.lift_s:
                 return False  # (its ``loose-`` may come yet)
             self._done(change)
@@ -766,6 +766,18 @@ class Interpreter(Resync):
         if event is not None and not event.accepted:
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
+
+    def _faint_refused(self, change: Change) -> bool:
+        """Whether ``change`` read its die faintly on a chip whose rule refuses it (a print's look-alike)."""
+        return change.confidence < self.settings.min_confidence \
+            and _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}"))
+
+    def _seen_elsewhere(self, die: str, change: Change) -> int:
+        """How many dice named ``die`` the table shows elsewhere than ``change``'s chip: lying loose still, or seen
+        settling on another chip in the same frame, read surer."""
+        settling = [c for c in self._pending if c.kind == "die+" and c.frame == change.frame and c.die == die
+                    and c.confidence > change.confidence and (c.card, c.chip) != (change.card, change.chip)]
+        return sum(c.die == die for c in self._lying) + len(settling)
 
     def _rolled_surely(self, die: str) -> bool:
         """Whether ``die`` was read surely as the roll landed and lifted from the roll area since."""

@@ -502,6 +502,27 @@ def test_a_die_read_on_a_chip_printed_with_that_very_die_is_the_print_while_no_s
     assert referee.events[-1].action == "place blue5 F-G28:3"
 
 
+def test_a_die_read_faintly_on_a_printed_chip_refusing_it_is_the_print_while_its_roll_dice_are_seen_elsewhere() -> None:
+    """F-G12's chip 1 is printed with a black4. Two black3 were rolled; one is lifted and seen settling surely on
+    chip 3 in the very frame in which the print is read faintly as a black3 on chip 1 (gone again a moment later),
+    and the other still lies in the roll area: both dice are accounted for, so chip 1's reading is the print, not an
+    illegal placement taken back (probe3 h2s1101: a false violation)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for action in ("deal p1 F-G12", "deal p1 F-G21", "deal p2 F-G10", "deal p2 F-G04", *SETUP[4:]):
+        referee.submit(action)
+    interp = Interpreter(referee)
+    _rolled(interp, ("black3", "black3", "red6", "green1"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="black3", where=(500.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G12", 1, "black3", 0.12),
+                 Change("die+", 36, 6.0, "F-G12", 3, "black3", 0.8)], 36, 6.5)
+    interp.feed([Change("die-", 42, 7.0, "F-G12", 1, "black3", 0.12)], 42, 7.5)
+    for k in range(60):
+        interp.feed([], 46 + k, 7.7 + k / 6)
+    assert referee.violations == []
+    assert [e.action for e in referee.events if e.accepted][-1] == "place black3 F-G12:3"
+    assert any("black3 on F-G12:1" in n and "the card's print" in n for n in interp.notes)
+
+
 def test_a_die_read_faintly_on_a_stack_s_held_chip_is_the_roll_s_die_of_its_colours_on_top() -> None:
     """F-G28 stacks its chips; its bottom chip holds black4. A black die read faintly as black5 there (the die under
     it hidden, the face misread): no black5 was rolled, so it is the roll's one other black die, black2, and on top
