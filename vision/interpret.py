@@ -264,6 +264,7 @@ class Interpreter(Resync):
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._rolled: tuple[float, dict[str, float]] = (-inf, {})
+        self._roll_spots: tuple[float, list[Point]] = (-inf, [])  # where the roll's dice lay, in its order
         """The latest roll seen landing (its game time) and how surely each of its dice was read there."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
@@ -736,7 +737,8 @@ class Interpreter(Resync):
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s read as {die}")
             change = replace(change, die=die)
         elif die not in [str(d) for d in self.state.roll]:
-            fix = fix_roll(self.referee, die, change.card, change.chip, [c.die for c in self._left], self._fillers)
+            fix = fix_roll(self.referee, die, change.card, change.chip, [self._as_rolled(c) for c in self._left],
+                           self._fillers)
             if fix is not None:
                 self.correct(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
@@ -778,6 +780,15 @@ class Interpreter(Resync):
         settling = [c for c in self._pending if c.kind == "die+" and c.frame == change.frame and c.die == die
                     and c.confidence > change.confidence and (c.card, c.chip) != (change.card, change.chip)]
         return sum(c.die == die for c in self._lying) + len(settling)
+
+    def _as_rolled(self, lifted: Change) -> str:
+        """The die of the roll (as reported, or corrected since) that lay where ``lifted`` was lifted from; else
+        as the tracker read it last. A faint die read again with other colours where it lay (red4, black4, blue4:
+        colours are not amended, ``_amend_roll``) is still the roll's die of that spot."""
+        roll, (at, spots) = last_roll(self.referee), self._roll_spots
+        dice = roll.action.split()[1:] if roll is not None and roll.elapsed == at else []
+        there = [i for i, spot in enumerate(spots) if dist(spot, lifted.where) <= self.settings.same_spot_px]
+        return dice[there[0]] if len(dice) == len(spots) and len(there) == 1 and not lifted.turned else lifted.die
 
     def _rolled_surely(self, die: str) -> bool:
         """Whether ``die`` was read surely as the roll landed and lifted from the roll area since."""
@@ -1025,6 +1036,7 @@ class Interpreter(Resync):
         low = min(dice, key=lambda c: c.confidence)
         read = {c.die: c.confidence for c in sorted(dice, key=lambda c: c.confidence)}  # (twins: the surer)
         self._rolled = (self._game_time(landed.elapsed), read)
+        self._roll_spots = (self._rolled[0], [c.where for c in dice])
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True

@@ -523,6 +523,21 @@ def test_a_die_read_faintly_on_a_printed_chip_refusing_it_is_the_print_while_its
     assert any("black3 on F-G12:1" in n and "the card's print" in n for n in interp.notes)
 
 
+def test_a_die_settling_corrects_the_roll_s_die_that_lay_where_it_was_lifted_from() -> None:
+    """The roll's red4 lay faint at the left; the tracker read it again there as blue4 (other colours: the roll is
+    not amended), then it was lifted, and a black4 settles on F-G10's chip 1. The roll lacks black4 and holds two
+    4s; the die lifted lay where the roll's red4 did, so red4 is what was misread, not the roll's blue4 (probe4
+    h2s1201: the roll's surely read blue4 replaced, the game out of step for 18 events)."""
+    referee, interp = _dealt()
+    _rolled(interp, ("red4", "blue4", "green5", "blue3"), 3.0)
+    interp.feed([Change("loose-", 24, 4.0, die="red4", where=(500.0, 400.0), turned=True),
+                 Change("loose+", 24, 4.0, die="blue4", where=(500.0, 400.0), confidence=0.1, turned=True)], 24, 4.5)
+    interp.feed([Change("loose-", 36, 6.0, die="blue4", where=(500.0, 400.0))], 36, 6.5)
+    interp.feed([Change("die+", 42, 7.0, "F-G10", 1, "black4", 0.8)], 42, 8.0)
+    actions = [e.action for e in referee.events if e.accepted and not e.undone]
+    assert actions[-2:] == ["roll black4 blue4 green5 blue3", "place black4 F-G10:1"], actions
+
+
 def test_a_die_read_faintly_on_a_stack_s_held_chip_is_the_roll_s_die_of_its_colours_on_top() -> None:
     """F-G28 stacks its chips; its bottom chip holds black4. A black die read faintly as black5 there (the die under
     it hidden, the face misread): no black5 was rolled, so it is the roll's one other black die, black2, and on top
