@@ -44,7 +44,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll, roll_with
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll, roll_with, takes
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -468,7 +468,8 @@ class Interpreter(Resync):
                  or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action))
                  or change.elapsed - self._renamed.get(change.card, -inf) < self.settings.doubt_s
                  or (why.startswith("chip ") and any(w in why for w in VALUE_RELATIONS)
-                     and self._unsure_dice_on(change.card)))
+                     and self._unsure_dice_on(change.card))
+                 or (rule_kind and bool(why) and self._unseen_placement_allows(action)))
         if why and (not rule_kind or doubt):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)
@@ -479,6 +480,18 @@ class Interpreter(Resync):
         if change.kind == "card+" and change.size and action.startswith(("deal ", "reveal ")):
             self._laid[action.split()[-1]] = (change.where, change.size)
         return self._submit(change, action)
+
+    def _unseen_placement_allows(self, action: str) -> bool:
+        """Whether the game would take a placement it refuses had a die of the roll lifted from the roll area and
+        seen on no chip since been put on an empty chip of the same card first (a chip to be filled before, or
+        after, the others): the refusal rests on a placement vision may have missed."""
+        if not action.startswith("place "):
+            return False
+        card, die = action.split()[-1].rpartition(":")[0], action.split()[1]
+        held = self._held(card)
+        empty = [k for k in range(1, held.card.chip_count + 1) if k not in held.physical] if held else []
+        return any(takes(self.referee, [f"place {other} {card}:{k}", action])
+                   for other in self._lifted_unseen() if other != die for k in empty)
 
     def _submit(self, change: Change, action: str) -> Event:
         """``action`` to the referee, dated by the change that showed it."""
@@ -722,6 +735,9 @@ class Interpreter(Resync):
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
                               f"lies loose still, the card's print")
             return True
+        if _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")) and self._still_lying(change):
+            return False  # refused while the tracker has not yet said its die left the roll area: its lift, and
+            # the lifts of dice put down unseen before it (``_unseen_placement_allows``), may come yet
         self._done(change)
         if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
             fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
@@ -768,6 +784,11 @@ class Interpreter(Resync):
         if event is not None and not event.accepted:
             self._refused.append((event.index, change.die, change.card, change.chip))
         return True
+
+    def _still_lying(self, change: Change) -> bool:
+        """Whether a die read as ``change``'s still lies loose as far as the tracker has said, ``change`` seen lately
+        (``wait_s``): the tracker commits a die gone from the roll area later than one settling on a chip."""
+        return self._now[1] - change.elapsed < self.settings.wait_s and any(c.die == change.die for c in self._lying)
 
     def _faint_refused(self, change: Change) -> bool:
         """Whether ``change`` read its die faintly on a chip whose rule refuses it (a print's look-alike)."""

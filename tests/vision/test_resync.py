@@ -624,7 +624,8 @@ def test_a_stand_in_is_corrected_when_a_die_names_the_card_it_stood_in_for() -> 
            for i, card in enumerate(("F-011", "F-015", "F-009", "F-G07", "F-G06"))]
     placed = Change("die+", 120, 20.0, "F-G10", 1, "green4", where=(400.0, 590.0))
     roll = _loose(("green4", "red6", "black1", "yellow2"), 16.0)
-    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD + row + roll + [placed], 24.0)
+    lifted = Change("loose-", 117, 19.5, die="red6", where=(540.0, 400.0))
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD + row + roll + [placed, lifted], 24.0)
     deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
     assert deals == ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04"]
     assert [(e.action, e.accepted) for e in referee.events][-1] == ("place green4 F-G10:1", True)
@@ -640,7 +641,8 @@ def test_a_placement_the_rules_refuse_on_a_card_named_only_now_is_asked_about_no
            for i, card in enumerate(("F-011", "F-015", "F-009", "F-G07", "F-G06"))]
     placed = Change("die+", 120, 20.0, "F-G10", 1, "red6", where=(400.0, 590.0))  # chip 1 takes green or 4
     roll = _loose(("green4", "red6", "black1", "yellow2"), 16.0)
-    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD + row + roll + [placed], 24.0)
+    lifted = Change("loose-", 117, 19.5, die="red6", where=(540.0, 400.0))
+    _run(interp, DEAL_WITH_AN_UNKNOWN_CARD + row + roll + [placed, lifted], 24.0)
     assert "deal p1 F-G10" in [e.action for e in referee.events if not e.undone]
     assert referee.violations == []
     assert any("place red6 F-G10:1" in c.question for c in interp.confirms)
