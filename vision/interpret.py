@@ -264,8 +264,9 @@ class Interpreter(Resync):
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
         self._rolled: tuple[float, dict[str, float]] = (-inf, {})
-        self._roll_spots: tuple[float, list[Point]] = (-inf, [])  # where the roll's dice lay, in its order
         """The latest roll seen landing (its game time) and how surely each of its dice was read there."""
+        self._roll_spots: tuple[float, list[Point]] = (-inf, [])
+        """The same roll's time and where each of its dice lay, in the order of its report."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
@@ -735,7 +736,7 @@ class Interpreter(Resync):
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
                               f"lies loose still, the card's print")
             return True
-        if _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")) and self._still_lying(change):
+        if self._still_lying(change) and _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")):
             return False  # refused while the tracker has not yet said its die left the roll area: its lift, and
             # the lifts of dice put down unseen before it (``_unseen_placement_allows``), may come yet
         self._done(change)
