@@ -65,6 +65,11 @@ class CardInPlay:
     def complete(self) -> bool:
         return len(self.placed) == self.card.chip_count
 
+    @property
+    def empty_chips(self) -> list[int]:
+        """The chips (1-based) that hold no die yet."""
+        return [k for k in range(1, self.card.chip_count + 1) if k not in self.placed]
+
     def safe_chips(self) -> set[int]:
         """Chips whose die is beneath another die, or in a ``first`` chip: fuse cards and rerolls cannot take them."""
         layout = self.card.layout

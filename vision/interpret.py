@@ -263,10 +263,9 @@ class Interpreter(Resync):
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
-        self._rolled: tuple[float, dict[str, float]] = (-inf, {})
-        """The latest roll seen landing (its game time) and how surely each of its dice was read there."""
-        self._roll_spots: tuple[float, list[Point]] = (-inf, [])
-        """The same roll's time and where each of its dice lay, in the order of its report."""
+        self._rolled: tuple[float, dict[str, float], list[Point]] = (-inf, {}, [])
+        """The latest roll seen landing: its game time, how surely each of its dice was read there, and where each
+        lay (in the order of its report)."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
@@ -490,9 +489,8 @@ class Interpreter(Resync):
             return False
         card, die = action.split()[-1].rpartition(":")[0], action.split()[1]
         held = self._held(card)
-        empty = [k for k in range(1, held.card.chip_count + 1) if k not in held.physical] if held else []
-        return any(takes(self.referee, [f"place {other} {card}:{k}", action])
-                   for other in self._lifted_unseen() if other != die for k in empty)
+        return held is not None and any(takes(self.referee, [f"place {other} {card}:{k}", action])
+                                        for other in self._lifted_unseen() if other != die for k in held.empty_chips)
 
     def _submit(self, change: Change, action: str) -> Event:
         """``action`` to the referee, dated by the change that showed it."""
@@ -807,7 +805,7 @@ class Interpreter(Resync):
         """The die of the roll (as reported, or corrected since) that lay where ``lifted`` was lifted from; else
         as the tracker read it last. A faint die read again with other colours where it lay (red4, black4, blue4:
         colours are not amended, ``_amend_roll``) is still the roll's die of that spot."""
-        roll, (at, spots) = last_roll(self.referee), self._roll_spots
+        roll, (at, _, spots) = last_roll(self.referee), self._rolled
         dice = roll.action.split()[1:] if roll is not None and roll.elapsed == at else []
         there = [i for i, spot in enumerate(spots) if dist(spot, lifted.where) <= self.settings.same_spot_px]
         return dice[there[0]] if len(dice) == len(spots) and len(there) == 1 and not lifted.turned else lifted.die
@@ -819,7 +817,7 @@ class Interpreter(Resync):
     def _rolled_confidence(self, die: str) -> float:
         """How surely ``die`` was read as the roll landed, if it lifted from the roll area since (else 0)."""
         roll = latest_roll(self.referee)
-        at, dice = self._rolled
+        at, dice, _ = self._rolled
         lifted = roll is not None and roll.elapsed == at and die in [c.die for c in self._left]
         return dice.get(die, 0.0) if lifted else 0.0
 
@@ -1057,8 +1055,7 @@ class Interpreter(Resync):
         landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
         read = {c.die: c.confidence for c in sorted(dice, key=lambda c: c.confidence)}  # (twins: the surer)
-        self._rolled = (self._game_time(landed.elapsed), read)
-        self._roll_spots = (self._rolled[0], [c.where for c in dice])
+        self._rolled = (self._game_time(landed.elapsed), read, [c.where for c in dice])
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True

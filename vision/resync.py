@@ -693,8 +693,7 @@ class Resync:
             held = self._held(card) if card is not None else None
             if held is None:
                 continue
-            options = [action for chip in range(1, held.card.chip_count + 1)
-                       if chip not in held.physical and (card, chip) not in self._table
+            options = [action for chip in held.empty_chips if (card, chip) not in self._table
                        and applied(trial.clone(), action := f"place {die} {card}:{chip}")]
             if len(options) == 1 and applied(trial, options[0]):
                 return options[0]
@@ -704,8 +703,8 @@ class Resync:
         """A placement of ``die`` the game takes on an empty chip the table shows empty too (applied to ``trial``)."""
         for area in trial.players:
             for cip in area.cards:
-                for chip in range(1, cip.card.chip_count + 1):
-                    if chip in cip.physical or (cip.id, chip) in self._table:
+                for chip in cip.empty_chips:
+                    if (cip.id, chip) in self._table:
                         continue
                     action = f"place {die} {cip.id}:{chip}"
                     if applied(trial, action):
@@ -1251,8 +1250,8 @@ class Resync:
         cip = self._held(card)
         roll = [str(d) for d in self.state.roll]
         dice = [change.die] if change.die in roll else [d for d in roll if colours(d) == colours(change.die)]
-        options = [(d, chip) for d in dict.fromkeys(dice) for chip in range(1, cip.card.chip_count + 1)
-                   if chip not in cip.physical and not self._trial(f"place {d} {card}:{chip}")]
+        options = [(d, chip) for d in dict.fromkeys(dice) for chip in cip.empty_chips
+                   if not self._trial(f"place {d} {card}:{chip}")]
         if len(options) != 1:
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip the game can tell")
             self._doubt(change)
@@ -1269,7 +1268,7 @@ class Resync:
 def _completion(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
     """The placements of ``dice`` on the empty chips of ``cip`` (a card in play) that complete it, when exactly one
     choice of the dice does and the game takes it (tried on a copy); else none."""
-    empty = [k for k in range(1, cip.card.chip_count + 1) if k not in cip.physical]
+    empty = cip.empty_chips
     found = {f for chosen in permutations(dice, len(empty))
              if takes(referee, list(f := tuple(f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty))))}
     return list(min(found)) if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) == 1 else []

@@ -37,3 +37,12 @@ def test_placed_and_physical_dice() -> None:
     assert card.take(1) == Die.parse("blue3") and card.placed == {} and card.physical == {}
     assert copy.placed == {1: Die.parse("red3")} and copy.describe() == "X-1 [red] [?] [1=red3]"
     assert copy.take_all() == [Die.parse("blue3")] and not copy.complete
+
+
+def test_empty_chips() -> None:
+    card = CardInPlay(parse_card_line("X-1 1 user [red] [?] [3]", "fuse", "bomb"))
+    assert card.empty_chips == [1, 2, 3]
+    card.put(2, Die.parse("blue5"))
+    assert card.empty_chips == [1, 3]
+    card.take(2)
+    assert card.empty_chips == [1, 2, 3]
