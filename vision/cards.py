@@ -402,9 +402,12 @@ class TableLayout:
         """The remembered card this detection is (its box overlapping by ``SAME_IOU``, of its type), a named one
         first: a hand over a card changes its box for a moment and gets an unnamed entry of its own, while the
         card named there is remembered (``FORGET_FRAMES``) and is the one that shows again when the hand goes."""
-        overlaps = [(_iou(known.box, box), known.name is not None, k) for k, known in enumerate(self._known)
-                    if k not in used and known.card.type == kind]
-        same = [(named, overlap, k) for overlap, named, k in overlaps if overlap >= SAME_IOU]
+        free = [k for k, known in enumerate(self._known) if k not in used and known.card.type == kind]
+        if not free:
+            return None
+        overlaps = box_iou(np.stack([self._known[k].box for k in free]), box)[:, 0]
+        same = [(self._known[k].name is not None, float(overlap), k) for k, overlap in zip(free, overlaps)
+                if overlap >= SAME_IOU]
         return max(same)[2] if same else None
 
     def observe(
