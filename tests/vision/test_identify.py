@@ -93,3 +93,27 @@ def test_a_card_whose_outline_runs_on_into_a_neighbour_is_named_with_that_corner
     assert sum(name is not None for name in as_found) <= 1
     assert all(name in (None, card) for card, name in completed)
     assert sum(card == name for card, name in completed) >= len(bombs) - 1, completed
+
+
+def test_a_face_fitted_among_a_few_cards_gets_the_residuals_of_the_fit_over_all(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    """Each candidate's gain and offsets are fitted on its own: fitting a face against a few cards (``among``, as
+    a die's spot is checked) gives those cards the residuals the fit over every card gives them, at every blur."""
+    from datasets.cardface import card_texture
+    from datasets.scene import CardFace
+    from rules.catalog import load_catalog
+    from vision.gallery import Gallery
+    from vision.identify import SOFTER, face_grid
+
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    matcher = Gallery.load("fuse", enrolled=False).matcher
+    card = load_catalog("fuse", include_user=False).bombs[7]
+    face = np.ascontiguousarray(card_texture(CardFace.from_card(card))[0][..., :3])
+    frame, corners, _ = view(face, np.random.default_rng(3), tilt=10, width=115)
+    grid = face_grid(frame, np.asarray(corners, np.float32))
+    for level in range(1 + len(SOFTER)):
+        every, picked = matcher.residuals(grid, level)
+        assert matcher.ids[int(picked[np.argmin(every.mean(1))])] == card.id
+        among = [int(k) for k in picked[[0, 3, 5]]]
+        few, order = matcher.residuals(grid, level, among)
+        assert order.tolist() == among
+        np.testing.assert_allclose(few, every[[0, 3, 5]], rtol=1e-4, atol=1e-6)
