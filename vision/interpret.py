@@ -1005,6 +1005,11 @@ class Interpreter(Resync):
         if task[0] == "roll" and not change.brief:
             return self._roll(task)
         if task[0] == "name" and not change.brief:  # the leader named nothing: the roll follows at once
+            # (unless one die more lands than the leader rolls: a stand-in role is the Logistics Specialist's, who
+            # names nothing; a "ready" inferred first would keep the stand-in)
+            lying = [c for c in self._pending if c.kind == "loose+" and not c.brief]
+            if self._one_die_more(lying, self._roll_size()) and self.state.tasks[0][0] == "roll":
+                return self._roll(self.state.tasks[0])
             return self._infer_unseen(change, "roll")
         if change.on_card:
             return False  # put down on a card (on no chip the layout knows yet): no die rolled again
@@ -1059,6 +1064,10 @@ class Interpreter(Resync):
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True
+
+    def _roll_size(self) -> int:
+        """How many dice the leader rolls this turn (as the game knows the leader's role)."""
+        return next(task[1] for task in self.state.tasks if task[0] == "roll")
 
     def _one_die_more(self, lying: list[Change], wanted: int) -> bool:
         """One die more than the leader rolls lands at once while the leader's role is a stand-in (its card

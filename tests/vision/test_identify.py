@@ -95,7 +95,8 @@ def test_a_card_whose_outline_runs_on_into_a_neighbour_is_named_with_that_corner
     assert sum(card == name for card, name in completed) >= len(bombs) - 1, completed
 
 
-def test_a_face_fitted_among_a_few_cards_gets_the_residuals_of_the_fit_over_all(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_face_fitted_among_a_few_cards_gets_the_residuals_of_the_fit_over_all(  # type: ignore[no-untyped-def]
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each candidate's gain and offsets are fitted on its own: fitting a face against a few cards (``among``, as
     a die's spot is checked) gives those cards the residuals the fit over every card gives them, at every blur."""
     from datasets.cardface import card_texture

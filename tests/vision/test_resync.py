@@ -739,17 +739,22 @@ def test_an_unknown_role_card_gets_a_stand_in_so_the_game_goes_on() -> None:
     assert any("unknown role card" in c.question and "taken as" in c.question for c in interp.confirms)
 
 
-def test_one_die_more_rolled_than_the_stand_in_role_allows_makes_the_leader_the_logistics_specialist() -> None:
+@pytest.mark.parametrize("looks_like", [(), ("R-2", "R-1")], ids=["stand-in R-7", "stand-in R-2, who names"])
+def test_one_die_more_rolled_than_the_stand_in_role_allows_makes_the_leader_the_logistics_specialist(
+        looks_like: tuple[str, ...]) -> None:
     """The leader's role card is unknown (a stand-in); five dice land where two players roll four: only the
-    Logistics Specialist rolls one extra die, so the stand-in becomes R-3 and the roll is all five dice."""
+    Logistics Specialist rolls one extra die, so the stand-in becomes R-3 and the roll is all five dice. Also when
+    the stand-in is a role that names a number before the roll (probe7 cd3s1506): no "ready" is inferred for it
+    first (it would keep the stand-in)."""
     referee, interp = _dealt(GameConfig("countdown", 2), ("deal p1 C-G06", "deal p1 C-G03", "deal p2 C-G34",
                              "deal p2 C-G42", "deal p2 C-G16", "reveal C-G44", "reveal C-G20", "reveal C-G02",
                              "reveal C-G28", "reveal C-G12"))
-    roles = [Change("card+", 6, 1.0, "?1", where=(300.0, 650.0), type="role", size=80.0),
+    roles = [Change("card+", 6, 1.0, "?1", where=(300.0, 650.0), type="role", size=80.0, resembles=looks_like),
              Change("card+", 12, 2.0, "R-4", where=(300.0, 80.0), type="role", size=80.0)]
     _run(interp, roles + _loose(("black5", "red6", "black2", "green1", "yellow3"), 14.0), 20.0)
     actions = [e.action for e in referee.events if not e.undone]
     assert "role p1 R-3" in actions and "roll black5 red6 black2 green1 yellow3" in actions, actions
+    assert "ready" not in actions
 
 
 
