@@ -219,11 +219,10 @@ class _Cells:
         g = g.astype(np.float32)  # (N, CELLS, 3, npx)
         self.gt = np.ascontiguousarray(g.reshape(len(g), CELLS * 3, npx).transpose(1, 0, 2))
         self.sg = g.sum(3)  # (N, CELLS, 3)
-        self.sgg = (g**2).sum(3)
-        # the same sums channel first (3, N, CELLS): the residuals' element-wise work runs along cells, not
-        # along three channels at a time (numpy's inner loop on an axis of 3 costs about ten times as much)
+        # the sums also channel first (3, N, CELLS): the residuals' element-wise work runs along cells, not along
+        # three channels at a time (numpy's inner loop on an axis of 3 costs about ten times as much)
         self.sg_c = np.ascontiguousarray(self.sg.transpose(2, 0, 1))
-        self.sgg_c = np.ascontiguousarray(self.sgg.transpose(2, 0, 1))
+        self.sgg_c = np.ascontiguousarray((g**2).sum(3).transpose(2, 0, 1))
 
 
 class Matcher:
@@ -251,8 +250,8 @@ class Matcher:
         """``residuals`` of a face's ``normalised_cells``."""
         cells = self._levels[level]
         pick = np.arange(len(self.ids)) if among is None else np.asarray(among)
-        gt, sg, sgg, sg_c, sgg_c = (cells.gt, cells.sg, cells.sgg, cells.sg_c, cells.sgg_c) if among is None else (
-            cells.gt[:, pick], cells.sg[pick], cells.sgg[pick], cells.sg_c[:, pick], cells.sgg_c[:, pick])
+        gt, sg, sg_c, sgg_c = (cells.gt, cells.sg, cells.sg_c, cells.sgg_c) if among is None else (
+            cells.gt[:, pick], cells.sg[pick], cells.sg_c[:, pick], cells.sgg_c[:, pick])
         n, npx = len(pick), CELL * CELL
         sq, sqq = q.sum(2), (q**2).sum(2)  # (CELLS, 3)
         by_cell = np.matmul(gt, q.reshape(CELLS * 3, npx, 1))[..., 0].reshape(CELLS, 3, n)
