@@ -1007,8 +1007,7 @@ class Interpreter(Resync):
         if task[0] == "name" and not change.brief:  # the leader named nothing: the roll follows at once
             # (unless one die more lands than the leader rolls: a stand-in role is the Logistics Specialist's, who
             # names nothing; a "ready" inferred first would keep the stand-in)
-            lying = [c for c in self._pending if c.kind == "loose+" and not c.brief]
-            if self._one_die_more(lying, self._roll_size()) and self.state.tasks[0][0] == "roll":
+            if self._one_die_more(self._lying_loose(), self._roll_size()) and self.state.tasks[0][0] == "roll":
                 return self._roll(self.state.tasks[0])
             return self._infer_unseen(change, "roll")
         if change.on_card:
@@ -1038,7 +1037,7 @@ class Interpreter(Resync):
         # every loose die still waiting counts, even one first seen before the game's last event: a placement
         # seen late (under a hand) may be reported after the next roll has landed
         seen = [c for c in self._pending if c.kind == "loose+"]
-        lying = [c for c in seen if not c.brief]  # a roll's dice lie a while; a glimpse (a hand, a look-alike) not
+        lying = self._lying_loose()
         if self._one_die_more(lying, task[1]):
             task = self.state.tasks[0]
         wanted = min(task[1], sum(self.state.bag.values()))
@@ -1064,6 +1063,11 @@ class Interpreter(Resync):
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True
+
+    def _lying_loose(self) -> list[Change]:
+        """The loose dice waiting for the game that lie a while, as a roll's do (a glimpse, a hand or a look-alike,
+        does not)."""
+        return [c for c in self._pending if c.kind == "loose+" and not c.brief]
 
     def _roll_size(self) -> int:
         """How many dice the leader rolls this turn (as the game knows the leader's role)."""
