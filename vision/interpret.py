@@ -85,6 +85,16 @@ class Confirm:
 
 
 @dataclass(frozen=True)
+class RollSeen:
+    """A roll seen landing: its game time, how surely each of its dice was read there, and where each lay (in
+    the order of its report)."""
+
+    time: float = -inf
+    readings: dict[str, float] = field(default_factory=dict)
+    spots: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True)
 class InterpreterSettings:
     min_confidence: float = 0.5
     """Below this, an action the rules refuse becomes a question, not a violation."""
@@ -263,9 +273,8 @@ class Interpreter(Resync):
         """id of a pending change -> when it was fed (its commit's frame time)."""
         self._fillers: list[str] = []
         """Stand-in dice of the last roll inferred (``vision.resync.infer_roll``)."""
-        self._rolled: tuple[float, dict[str, float], list[Point]] = (-inf, {}, [])
-        """The latest roll seen landing: its game time, how surely each of its dice was read there, and where each
-        lay (in the order of its report)."""
+        self._rolled = RollSeen()
+        """The latest roll seen landing."""
         self._read_again: dict[tuple[float, str], str] = {}
         """A die of a roll read again with another face where it lay (``_amend_roll``): (the roll's time, the new
         face) -> the face first read."""
@@ -805,8 +814,8 @@ class Interpreter(Resync):
         """The die of the roll (as reported, or corrected since) that lay where ``lifted`` was lifted from; else
         as the tracker read it last. A faint die read again with other colours where it lay (red4, black4, blue4:
         colours are not amended, ``_amend_roll``) is still the roll's die of that spot."""
-        roll, (at, _, spots) = last_roll(self.referee), self._rolled
-        dice = roll.action.split()[1:] if roll is not None and roll.elapsed == at else []
+        roll, spots = last_roll(self.referee), self._rolled.spots
+        dice = roll.action.split()[1:] if roll is not None and roll.elapsed == self._rolled.time else []
         there = [i for i, spot in enumerate(spots) if dist(spot, lifted.where) <= self.settings.same_spot_px]
         return dice[there[0]] if len(dice) == len(spots) and len(there) == 1 and not lifted.turned else lifted.die
 
@@ -817,9 +826,8 @@ class Interpreter(Resync):
     def _rolled_confidence(self, die: str) -> float:
         """How surely ``die`` was read as the roll landed, if it lifted from the roll area since (else 0)."""
         roll = latest_roll(self.referee)
-        at, dice, _ = self._rolled
-        lifted = roll is not None and roll.elapsed == at and die in [c.die for c in self._left]
-        return dice.get(die, 0.0) if lifted else 0.0
+        lifted = roll is not None and roll.elapsed == self._rolled.time and die in [c.die for c in self._left]
+        return self._rolled.readings.get(die, 0.0) if lifted else 0.0
 
     def _lifted_alike_refused(self, change: Change) -> str | None:
         """The roll's one die of the colours of a die read on a chip where no correction of the roll fits it, read
@@ -1059,7 +1067,7 @@ class Interpreter(Resync):
         landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
         low = min(dice, key=lambda c: c.confidence)
         read = {c.die: c.confidence for c in sorted(dice, key=lambda c: c.confidence)}  # (twins: the surer)
-        self._rolled = (self._game_time(landed.elapsed), read, [c.where for c in dice])
+        self._rolled = RollSeen(self._game_time(landed.elapsed), read, tuple(c.where for c in dice))
         self._report(Change("loose+", landed.frame, landed.elapsed, confidence=low.confidence),
                      "roll " + " ".join(c.die for c in dice))
         return True
