@@ -288,6 +288,26 @@ def test_a_die_on_an_upper_chip_is_drawn_further_from_its_spot_and_still_lies_on
     assert seen("[#] = [#] = [#]", "F-011", 1, 1.5) == [(None, 0)]  # a card with no upper chip reaches no further
 
 
+def test_a_die_on_a_card_seen_at_a_slant_stands_up_the_frame_from_its_chip_and_lies_on_it() -> None:
+    """Seen at a slant (a card drawn shorter down the frame than across), a die shows its near side under its top:
+    its box is taller than its footprint and its centre lies up the frame from its chip, by half the side's height,
+    beyond the reach of a die seen from overhead. It lies on that chip; a die as far down the frame does not."""
+    corners = np.array([[0, 0], [880, 0], [880, 315], [0, 315]], np.float32)  # half as tall as from overhead
+    pts = tuple((float(x), float(y)) for x, y in corners)
+    spots = chip_spots("[#] = [#] = [#]", corners)
+    card = CardSeen(pts, "bomb", "F-011", 0.9, spots)  # type: ignore[arg-type]
+    x, y, r = spots[1].centre[0], spots[1].centre[1], spots[1].radius
+    width, side = 2.8 * r, 3.0 * r  # footprint 2.8 r across, 1.4 r down the frame; the side 3 r tall
+
+    def on(dy: float) -> list:
+        top, bottom = y + dy - (1.4 * r + side) / 2, y + dy + (1.4 * r + side) / 2
+        dice = Detections(np.array([[x - width / 2, top, x + width / 2, bottom]]), np.ones(1), [0], ("red5",))
+        return [d.on for d in assign_dice((card,), dice)]
+
+    assert on(-side / 2) == [("F-011", 2)]
+    assert on(side / 2) == [None]
+
+
 def test_bad_frames_give_empty_results(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from vision.errors import VisionError
 
