@@ -182,7 +182,8 @@ class InterpreterSettings:
     lift_s: float = 1.0
     """A die on a chip printed with its colour, read with a face the roll lacks, is the roll's one die of its
     colours unless that die still lies loose this many seconds after it was seen there: then it is the card's
-    print read as a die."""
+    print read as a die (read faintly as the roll's very die, the print while that die lies where the roll landed
+    ``wait_s`` after)."""
 
 
 @dataclass
@@ -735,9 +736,13 @@ class Interpreter(Resync):
         if lying not in roll and any(c.kind == "die+" and c.frame == change.frame and c.die in roll
                                      for c in self._pending):
             return False  # a die seen settling with it as the roll holds it goes first, before a roll correction
-        if (lying != change.die or self._faint_refused(change)) and self._printed_with(change) \
+        # (or read faintly as the roll's very die while that die lies where the roll landed: the print looks like it;
+        # a die lifted just then is committed gone late, so its lift is waited for longer)
+        alike = lying == change.die and change.confidence < self.settings.min_confidence \
+            and self._where_it_landed(lying) >= roll.count(lying) > 0
+        if (lying != change.die or alike or self._faint_refused(change)) and self._printed_with(change) \
                 and self._seen_elsewhere(lying, change) >= roll.count(lying):  # (a roll may hold two alike)
-            if self._now[1] - change.elapsed < self.settings.lift_s:
+            if self._now[1] - change.elapsed < (self.settings.wait_s if alike else self.settings.lift_s):
                 return False  # (its ``loose-`` may come yet)
             self._done(change)
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
@@ -809,6 +814,12 @@ class Interpreter(Resync):
         settling = [c for c in self._pending if c.kind == "die+" and c.frame == change.frame and c.die == die
                     and c.confidence > change.confidence and (c.card, c.chip) != (change.card, change.chip)]
         return sum(c.die == die for c in self._lying) + len(settling)
+
+    def _where_it_landed(self, die: str) -> int:
+        """How many dice named ``die`` lie loose still where the roll landed, as far as the tracker has said."""
+        near = self.settings.same_spot_px
+        return sum(c.die == die and any(dist(c.where, spot) <= near for spot in self._rolled.spots)
+                   for c in self._lying)
 
     def _as_rolled(self, lifted: Change) -> str:
         """The die of the roll (as reported, or corrected since) that lay where ``lifted`` was lifted from; else

@@ -484,6 +484,29 @@ def test_a_die_read_on_a_chip_while_the_roll_die_it_would_be_lies_loose_still_is
     assert referee.events[-1].action == "place yellow5 F-G10:2" and referee.events[-1].accepted
 
 
+@pytest.mark.parametrize("lifted", [None, 7.5])
+def test_the_roll_die_read_faintly_on_a_chip_printed_with_its_colour_while_it_lies_where_it_landed_is_the_print(
+        lifted: float | None) -> None:
+    """yellow1 is read faintly on F-G10's chip 2 (printed yellow) while the roll's yellow1 lies where the roll landed
+    and stays there: the card's print read as that very die, nothing put down (probe7 s1504: a placement reported
+    ten seconds before the die was lifted). Lifted a moment after the reading (its lift committed late), it is
+    that die put down."""
+    referee, interp = _dealt()
+    _rolled(interp, ("green4", "red6", "black1", "yellow1"), 3.0)
+    rolled = len(referee.events)
+    for k in range(40):
+        now = 6.0 + k / 6
+        changes = [Change("die+", 36, 6.0, "F-G10", 2, "yellow1", 0.1)] if k == 0 else []
+        if lifted is not None and k == 9:
+            changes.append(Change("loose-", 36 + k, lifted, die="yellow1", where=(620.0, 400.0)))
+        interp.feed(changes, 36 + k, now)
+    placed = [e.action for e in referee.events[rolled:]]
+    if lifted is None:
+        assert placed == [] and any("yellow1 on F-G10:2" in n and "the card's print" in n for n in interp.notes)
+    else:
+        assert placed == ["place yellow1 F-G10:2"] and referee.events[-1].accepted
+
+
 def test_a_die_read_on_a_chip_printed_with_that_very_die_is_the_print_while_no_such_die_is_in_play() -> None:
     """F-G28's chip 3 is printed with a blue5 die. Read there while the roll holds no blue die and none was lifted
     from it, that is the print: no placement reported, no question. With a blue5 rolled and lifted, the same
