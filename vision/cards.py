@@ -173,10 +173,11 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     centres = (boxes[:, :2] + boxes[:, 2:]) / 2 if len(boxes) else np.zeros((0, 2))
     # spots grouped by place: a stack's chips share one place, at levels 0, 1, ...
     places: list[tuple[str, tuple[float, float], float, list[ChipSpot]]] = []
-    squash: list[float] = []
+    squash: list[float] = []  # each place's card's ``_squash``
     for card, name in zip(cards, chip_names(cards)):
         if name is None:
             continue
+        card_squash = _squash(card.corners)
         for spot in card.chips:
             for card_id, centre, _, group in places:
                 if card_id == name and np.hypot(centre[0] - spot.centre[0], centre[1] - spot.centre[1]) < 1:
@@ -184,7 +185,7 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
                     break
             else:
                 places.append((name, spot.centre, spot.radius, [spot]))
-                squash.append(_squash(card.corners))
+                squash.append(card_squash)
     for _, _, _, group in places:
         group.sort(key=lambda s: s.level)
 
@@ -194,7 +195,8 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     sizes = boxes[:, 2:] - boxes[:, :2] if len(boxes) else np.zeros((0, 2))
     stand = np.maximum(0, sizes[:, 1:2] - sizes[:, 0:1] * np.array(squash, np.float32)[None, :]) / 2
     off = centres[:, None, :] - spot_xy[None, :, :]
-    away = np.hypot(off[..., 0], np.where(off[..., 1] < 0, np.minimum(0, off[..., 1] + stand), off[..., 1])) / radii
+    down = np.where(off[..., 1] < 0, np.minimum(0, off[..., 1] + stand), off[..., 1])  # up the frame: less its standing
+    away = np.hypot(off[..., 0], down) / radii
 
     def lowest(k: int, place: int, index: int = 0) -> int:
         """The first of the place's chips from ``index`` on that die ``k`` may lie on (``len(group)``: none)."""
