@@ -170,7 +170,7 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     the difference, which is not counted as distance (the camera looks over the table from the players' side, so
     a die is not drawn down the frame from its chip; seen from overhead, its box is as tall as wide)."""
     boxes = dice.xyxy
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2 if len(boxes) else np.zeros((0, 2))
+    centres, sizes = (boxes[:, :2] + boxes[:, 2:]) / 2, boxes[:, 2:] - boxes[:, :2]
     # spots grouped by place: a stack's chips share one place, at levels 0, 1, ...
     places: list[tuple[str, tuple[float, float], float, list[ChipSpot]]] = []
     squash: list[float] = []  # each place's card's ``_squash``
@@ -192,7 +192,6 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     # each die's distance from each place, in the place's chip radii, from where it would stand on that place
     spot_xy = np.array([p[1] for p in places], np.float32).reshape(-1, 2)
     radii = np.array([p[2] for p in places], np.float32)
-    sizes = boxes[:, 2:] - boxes[:, :2] if len(boxes) else np.zeros((0, 2))
     stand = np.maximum(0, sizes[:, 1:2] - sizes[:, 0:1] * np.array(squash, np.float32)[None, :]) / 2
     off = centres[:, None, :] - spot_xy[None, :, :]
     down = np.where(off[..., 1] < 0, np.minimum(0, off[..., 1] + stand), off[..., 1])  # up the frame: less its standing

@@ -93,6 +93,10 @@ class RollSeen:
     readings: dict[str, float] = field(default_factory=dict)
     spots: tuple[Point, ...] = ()
 
+    def near(self, where: Point, px: float) -> list[int]:
+        """The indices of the roll's dice that lay within ``px`` of ``where``."""
+        return [i for i, spot in enumerate(self.spots) if dist(spot, where) <= px]
+
 
 @dataclass(frozen=True)
 class InterpreterSettings:
@@ -816,10 +820,12 @@ class Interpreter(Resync):
         return sum(c.die == die for c in self._lying) + len(settling)
 
     def _where_it_landed(self, die: str) -> int:
-        """How many dice named ``die`` lie loose still where the roll landed, as far as the tracker has said."""
-        near = self.settings.same_spot_px
-        return sum(c.die == die and any(dist(c.where, spot) <= near for spot in self._rolled.spots)
-                   for c in self._lying)
+        """How many dice named ``die`` lie loose still where this turn's roll was seen landing, as far as the tracker
+        has said."""
+        roll = latest_roll(self.referee)
+        if roll is None or roll.elapsed != self._rolled.time:
+            return 0  # (the roll was inferred, not seen landing: where it lay is not known)
+        return sum(c.die == die and bool(self._rolled.near(c.where, self.settings.same_spot_px)) for c in self._lying)
 
     def _as_rolled(self, lifted: Change) -> str:
         """The die of the roll (as reported, or corrected since) that lay where ``lifted`` was lifted from; else
@@ -827,7 +833,7 @@ class Interpreter(Resync):
         colours are not amended, ``_amend_roll``) is still the roll's die of that spot."""
         roll, spots = last_roll(self.referee), self._rolled.spots
         dice = roll.action.split()[1:] if roll is not None and roll.elapsed == self._rolled.time else []
-        there = [i for i, spot in enumerate(spots) if dist(spot, lifted.where) <= self.settings.same_spot_px]
+        there = self._rolled.near(lifted.where, self.settings.same_spot_px)
         return dice[there[0]] if len(dice) == len(spots) and len(there) == 1 and not lifted.turned else lifted.die
 
     def _rolled_surely(self, die: str) -> bool:
