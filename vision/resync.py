@@ -920,6 +920,9 @@ class Resync:
             return None
         # a card turning up where the dealer set cards aside is one set aside: its stand-in must be one too
         aside = task[0] == "deal" and self.zones.set_aside(task[1], change.where)
+        # where they lie is not known before the first: a card away from the player's hand may be that one
+        first_aside = (task[0] == "deal" and self.zones.aside is None and task[1] in self.zones.players
+                       and not self.zones.in_hand(task[1], change.where, self.settings.hand_reach * change.size))
         if change.likely:
             self._looks[change.card] = change.likely
             self._free_look(change, task, aside)
@@ -946,7 +949,8 @@ class Resync:
             else:
                 area = after.players[player]
                 kept = [c.id for c in area.cards] + ([area.role.id] if area.role else [])
-            if (card in after.set_aside) != aside or (card not in kept and not aside):
+            looks_set_aside = first_aside and card == change.likely and card in after.set_aside
+            if not looks_set_aside and ((card in after.set_aside) != aside or (card not in kept and not aside)):
                 continue  # a card that would be dealt again (a starting hand it breaks): not the simplest
             if change.card != "?":
                 self._stand_ins[change.card] = card  # (no doubt: the game is still in step on the known cards)

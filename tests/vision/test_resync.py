@@ -433,6 +433,27 @@ def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_t
     assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
 
 
+@pytest.mark.parametrize(("where", "set_aside"), [((900.0, 300.0), True), ((420.0, 600.0), False)],
+                         ids=["away from the hand", "beside the hand"])
+def test_the_first_card_set_aside_unknown_but_looking_like_a_card_the_hand_refuses_is_that_card(
+        where: tuple[float, float], set_aside: bool) -> None:
+    """p1 is dealt F-G21 (worth 4), then an unknown card that looks most like F-G28 (4, refused by the starting hand)
+    far from p1's cards; no card set aside yet shows where the dealer puts them: it is F-G28, set aside, and F-G10
+    is p1's second card (probe3 cd2s1103's C-G47). Put down beside F-G21 it lies in the hand: a card the hand keeps,
+    and F-G10 is p2's."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "?1", where=where, type="bomb", size=80.0, likely="F-G28",
+                   resembles=("F-G28", "F-G22")),
+            Change("card+", 24, 4.0, "F-G10", where=(540.0, 600.0), type="bomb", size=80.0)]
+    _run(interp, deal, 8.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal")]
+    assert (deals[1] == "deal p1 F-G28") == set_aside
+    assert deals[2:] == ["deal p1 F-G10" if set_aside else "deal p2 F-G10"]
+    assert all(e.accepted for e in referee.events)
+
+
 def test_an_unknown_card_on_a_card_set_aside_that_looks_most_like_it_is_that_card_seen_again() -> None:
     """As above, but the unknown card's outline (a third of a card from F-G28's, two cards set aside outlined as one)
     looks most like F-G28: F-G28 seen again, no card dealt, and p1's next card is F-G10."""
