@@ -381,18 +381,21 @@ class TableLayout:
         """A card with these corners as the gallery's reading ``identity`` names it (or hints at it)."""
         card_id, conf, chips, likely, resembles = None, float(confidence), (), None, ()
         if identity is not None:
+            role = self.roles.read(frame, corners) if kind == "role" and identity.card_id is None else None
+            # a role's words, read larger, rank the roles better than the colour grid does (it names few of them)
+            ranked = role.ranked if role is not None else ()
             if identity.card_id is not None:
                 card_id = identity.card_id
                 conf = float(confidence) * identity.confidence
                 chips = chip_spots(self.gallery.notation(card_id), corners)
-            elif kind == "role" and (role := self.roles.read(frame, corners)).card_id is not None:
-                card_id, conf = role.card_id, float(confidence) * role.score  # its words, read larger
-            elif identity.seen >= MIN_SEEN and identity.distance <= ACCEPT and identity.best is not None:
+            elif role is not None and role.card_id is not None:
+                card_id, conf = role.card_id, float(confidence) * role.score
+            elif not ranked and identity.seen >= MIN_SEEN and identity.distance <= ACCEPT and identity.best is not None:
                 # explained well, only not told from its look-alikes: the closest is a hint, never a name
                 likely = identity.best
                 chips = chip_spots(self.gallery.notation(likely), corners)
-            if card_id is None and identity.seen >= MIN_SEEN:
-                resembles = identity.near
+            if card_id is None:
+                resembles = ranked or (identity.near if identity.seen >= MIN_SEEN else ())
         pts = tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners)
         return CardSeen(pts, kind, card_id, round(conf, 3), chips, likely, resembles)  # type: ignore[arg-type]
 

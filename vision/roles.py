@@ -48,6 +48,9 @@ class RoleReading:
     """The best role's correlation (-1..1)."""
     best: str | None
     margin: float
+    ranked: tuple[str, ...] = ()
+    """Every role, the best first: an unnamed role's hint (the best is the right role in 29 of 31 unnamed views of
+    the looked-into games, fortieth session), never a claim."""
 
 
 def _grey(image: np.ndarray) -> np.ndarray:
@@ -90,7 +93,7 @@ class RoleReader:
         (best, card), second = scores[0], scores[1][0] if len(scores) > 1 else -1.0
         lead = best - second
         named = card if any(best >= score and lead >= margin for score, margin in NAMING_RULES) else None
-        return RoleReading(named, round(best, 4), card, round(lead, 4))
+        return RoleReading(named, round(best, 4), card, round(lead, 4), tuple(card for _, card in scores))
 
 
 def measure(folder: Path, min_visible: float = 0.5) -> dict[str, int]:

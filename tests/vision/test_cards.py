@@ -308,6 +308,29 @@ def test_a_die_on_a_card_seen_at_a_slant_stands_up_the_frame_from_its_chip_and_l
     assert on(side / 2) == [None]
 
 
+def test_a_role_card_too_grainy_to_name_resembles_the_role_its_words_read_closest(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Countdown's role cards alike but for their words: one seen small and grainy is not named, and the roles it
+    resembles (a stand-in's hint) are ranked by its words read larger; the colour grid puts another role first for
+    five of these six."""
+    from datasets.cardface import card_texture
+    from datasets.scene import CardFace
+    from rules.catalog import load_catalog
+    from tests.vision.cardviews import view
+
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    layout, unnamed = TableLayout(edition="countdown"), []
+    for card in (c for c in load_catalog("countdown").cards if c.kind == "role"):
+        face = np.ascontiguousarray(card_texture(CardFace.from_card(card))[0][..., :3])
+        frame, _, box = view(face, np.random.default_rng(4), tilt=10, width=70)
+        grain = np.random.default_rng(4).normal(0, 12, frame.shape).astype(np.int8)
+        frame = cv2.add(cv2.GaussianBlur(frame, (0, 0), 1.0), grain, dtype=cv2.CV_8U)
+        seen = layout.card(frame, np.asarray(box, np.float32), "role", 1.0)
+        assert seen.card_id in (None, card.id)
+        if seen.card_id is None:
+            unnamed.append((card.id, seen.resembles[0], seen.likely))
+    assert len(unnamed) >= 2 and all(role == first and likely is None for role, first, likely in unnamed), unnamed
+
+
 def test_bad_frames_give_empty_results(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     from vision.errors import VisionError
 
