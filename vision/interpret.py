@@ -719,6 +719,14 @@ class Interpreter(Resync):
         self.notes.append(f"card {change.card} moved at {change.elapsed:.2f} s")
         return True
 
+    def _on_card_named(self, change: Change) -> bool:
+        if any(c.kind == "card+" and c.card.startswith("?") and dist(c.where, change.where) <= change.size
+               for c in self._pending):
+            return False  # the unknown card named there is not taken for a card yet
+        self._done(change)
+        self._named_later(change)  # an unknown card named where it lies: a stand-in's report corrected
+        return True
+
     # ------------------------------------------------------------------ dice on chips
 
     def _chip_die(self, card: str, chip: int) -> str | None:
@@ -1217,8 +1225,8 @@ class Interpreter(Resync):
             self._report(change, returns[0], rule_kind=True)
 
 
-_NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved", "die+": "die_added",
-          "die-": "die_removed", "loose+": "loose_added", "loose-": "loose_removed"}
+_NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved", "card=": "card_named",
+          "die+": "die_added", "die-": "die_removed", "loose+": "loose_added", "loose-": "loose_removed"}
 
 
 def _doubtful(why: str) -> bool:

@@ -15,9 +15,10 @@ the next die hid it is no absence); a die of other colours read where a die lies
 there, is the next die of the stack, and a stack has no gaps (a die read higher than the dice under it lies on them).
 
 Cards are followed by identity, or by position while unrecognised (their dice named after the card they look
-most like, kept while dice lie on them); loose dice (the roll area) by position, a die picked up and rolled again
-landing elsewhere is a new loose die, one landing where it lay a new face there (``loose-`` and ``loose+``), and a
-loose die read again with another face while in sight is a ``turned`` pair.
+most like, kept while dice lie on them; named at last, a ``card=`` where it lies); loose dice (the roll area) by
+position, a die picked up and rolled again landing elsewhere is a new loose die, one landing where it lay a new
+face there (``loose-`` and ``loose+``), and a loose die read again with another face while in sight is a ``turned``
+pair.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Literal
 
 from vision.observation import CardSeen, DieSeen, Point, TableObservation, chip_names, colours
 
-ChangeKind = Literal["card+", "card-", "card>", "die+", "die-", "loose+", "loose-"]
+ChangeKind = Literal["card+", "card-", "card>", "card=", "die+", "die-", "loose+", "loose-"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ class Change:
     type: str = ""
     """Card type (``bomb``, ``fuse`` ...) for card changes."""
     size: float = 0.0
-    """``card+``/``card>``: the card's short side in pixels (0 when unknown)."""
+    """``card+``/``card>``/``card=``: the card's short side in pixels (0 when unknown)."""
     likely: str = ""
     """``card+`` of an unrecognised card: the known card it looked most like (``CardSeen.likely``), a hint only."""
     resembles: tuple[str, ...] = ()
@@ -521,28 +522,32 @@ class Tracker:
                 out.append(Change("card-", obs.frame, track.last_seen, name, where=track.at, type=track.type))
                 del self.cards[key]
                 continue
-            self._named_since(track, obs.elapsed)
+            out += self._named_since(track, obs)
             out += self._moved(track, obs)
         return out
 
-    def _named_since(self, track: _Card, now: float) -> None:
+    def _named_since(self, track: _Card, obs: TableObservation) -> list[Change]:
         """A card committed unrecognised (covered, in glare) that the layout has named, or found most like one card,
-        in ``agree`` of its sightings since ``settle_s``: it is that card now, or its hint is (its dice are named so
-        already, by the layout), unless it carries dice under its hint or another track holds that name."""
-        recent = None if track.card_id else self._present(track.votes, now)
+        in ``agree`` of its sightings since ``settle_s``: it is that card now (a ``card=`` change: a stand-in reported
+        for it is corrected), or its hint is (its dice are named so already, by the layout), unless it carries dice
+        under its hint or another track holds that name."""
+        recent = None if track.card_id else self._present(track.votes, obs.elapsed)
         if recent is None:
-            return
+            return []
         for field_index in (0, 3):  # the card's id, else the card it looks most like
             name, share, _ = self._mode([(t, v[field_index], c) for t, v, c in recent])  # type: ignore[index]
             if name and share >= self.settings.agree:
                 if field_index == 0:
                     was, track.card_id, track.likely = track.likely, str(name), ""
                     self._dice_follow(was, str(name))
-                elif not self._carries_dice(track.likely) and self._track(str(name)) is None:
+                    return [Change("card=", obs.frame, obs.elapsed, track.card_id, where=track.at, type=track.type,
+                                   size=track.size)]
+                if not self._carries_dice(track.likely) and self._track(str(name)) is None:
                     # (dice put on it cover what told it apart: it is no more like that card than before; nor is it
                     # a card another track holds)
                     track.likely = str(name)
-                return
+                return []
+        return []
 
     def _die_on(self, key: tuple[str, int]) -> str | None:
         """The die committed on chip ``key``, if any."""
@@ -730,7 +735,7 @@ class Tracker:
         return self._die_vote(seen, 1)
 
 
-_ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card+": 4, "loose+": 5, "die+": 6}
+_ORDER = {"die-": 0, "card-": 1, "loose-": 2, "card>": 3, "card=": 3, "card+": 4, "loose+": 5, "die+": 6}
 """Same-moment changes: what left before what arrived."""
 
 

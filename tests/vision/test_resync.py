@@ -653,6 +653,20 @@ def test_a_stand_in_is_corrected_when_a_die_names_the_card_it_stood_in_for() -> 
     assert referee.violations == []
 
 
+@pytest.mark.parametrize("named_at", [6.0, 2.5], ids=["after its stand-in", "before its stand-in"])
+def test_a_stand_in_is_corrected_when_the_card_it_stood_in_for_is_named_where_it_lies(named_at: float) -> None:
+    """The card dealt unknown is named later where it lies (the tracker's ``card=``: no die on it, not moved): the
+    stand-in's deal is corrected. Named while the unknown card still waits for its stand-in, the name waits for
+    it (probe4 cd2s1203's spark S-G24, named two seconds after it turned up)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    named = Change("card=", int(named_at * 6), named_at, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0)
+    _run(interp, sorted([*DEAL_WITH_AN_UNKNOWN_CARD, named], key=lambda c: c.elapsed), 10.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04"]
+    assert all(e.accepted for e in referee.events if not e.undone)
+
+
 def test_a_placement_the_rules_refuse_on_a_card_named_only_now_is_asked_about_not_flagged() -> None:
     """The card dealt unknown is named later, by a die on it that its chip refuses: the card may be misnamed
     (a look-alike named for it), so the placement is a question, not a violation."""

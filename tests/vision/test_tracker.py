@@ -99,6 +99,15 @@ def test_the_dice_of_a_card_settled_unrecognised_follow_it_when_it_is_recognised
     assert tracker.last is not None and tracker.last.chips == (("F-001", 1, "blue1"),)
 
 
+def test_a_card_settled_unrecognised_and_recognised_later_is_reported_named_where_it_lies() -> None:
+    """Named at last (a hand off its corner), with no die on it to carry the name: the tracker says so (``card=``,
+    where it lies), so that a stand-in reported for it can be corrected. A card named from the start gets none."""
+    unnamed = replace(CARD, card_id=None, confidence=0.6)
+    named = [c for c in run([((unnamed, OTHER), ())] * 12 + [((CARD, OTHER), ())] * 12) if c.kind == "card="]
+    assert [(c.card, c.where) for c in named] == [("F-001", (150.0, 130.0))]
+    assert not any(c.kind == "card=" for c in run([((CARD, OTHER), ())] * 24))
+
+
 def test_dice_on_a_card_not_yet_settled_wait_for_it() -> None:
     """A card just turned up under another card's name, dice read on its chips at once: they wait until the card
     itself is settled."""
