@@ -18,8 +18,9 @@ Vision misses and misreads things, and one missed die must not leave the game wa
 change is given up (after ``wait_s``), the game is re-synchronised with the table where the table shows what
 happened (``vision.resync``): a roll missed is inferred from the dice settling on chips; a roll misread is
 corrected by the die seen on a chip; a card turned up unseen, or never recognised, gets a stand-in card (and a
-question), corrected when the card is named later (a die on it, moved, or named where it lies: ``card=``); a die the card layout put on no chip of a card is placed on the one chip it can take; a ``done``
-inferred from a die that only seemed rolled again is taken back when the roll's dice are still being placed;
+question), corrected when the card is named later (a die on it, moved, or named where it lies: ``card=``); a die
+the card layout put on no chip of a card is placed on the one chip it can take; a ``done`` inferred from a die
+that only seemed rolled again is taken back when the roll's dice are still being placed;
 dice of the last roll still held by the game when the next roll lands are placed where the table shows them.
 Loose "dice" lying alone before the first roll, or apart from the roll's heap, are no dice of the game.
 
