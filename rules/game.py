@@ -694,7 +694,8 @@ class State:
                    None)  # the returns due now are made at once: any of those players may go first
         task = first if due is None else self.tasks[due]
         if due is None or (card, action.chip) not in self._losable(player, task[2]):
-            raise IllegalActionError(f"p{task[1] + 1} must return a die matching {task[2]} that is not safe")
+            matching = " or ".join(str(m) for m in task[2])  # colours and a face: "black or 2"
+            raise IllegalActionError(f"p{task[1] + 1} must return a die matching {matching} that is not safe")
         die = card.take(action.chip)
         self.bag[die.colours] += 1
         self.tasks.pop(due)

@@ -1139,9 +1139,9 @@ class Resync:
         ``action`` and judges every other report as before. (A die lifted before then was moved for another
         reason, and says nothing of the unused die.)"""
         lose = next((t for t in self.state.tasks if t[0] == "lose"), None)
-        if lose is None:
-            return False
-        read = Die(lose[2][:-1], lose[2][-1])
+        read = next((t[1] for t in self.state.tasks if t[0] == "bag"), None)  # the unused die, back to the bag
+        if lose is None or read is None or lose[2] != (*read.colours, read.face):
+            return False  # a return a fuse card asks for (a colour or a number), or a spark shortage's: none rolled
         unused = self._unused_report(str(read))
         new = read.with_face(Die.parse(die).face)
         if unused is None or unused.elapsed > at or new == read:

@@ -303,7 +303,7 @@ def test_the_players_return_their_matching_dice_in_any_order() -> None:
     act(state, "roll yellow3 red2 black4 black1", "place red2 F-002:2", "place yellow3 F-003:1", "done")
     act(state, "unused black2")  # black or 2: p1's red2, p2's blue2
     assert [t[1] for t in state.tasks if t[0] == "lose"] == [0, 1]
-    with pytest.raises(IllegalActionError, match="p2 must return a die matching"):
+    with pytest.raises(IllegalActionError, match="p2 must return a die matching black or 2 that is not safe"):
         act(state, "return F-001:2")  # green6 matches neither
     act(state, "return F-001:1")  # p2 first
     assert [t[1] for t in state.tasks if t[0] == "lose"] == [0]

@@ -219,6 +219,24 @@ def test_returns_seen_out_of_turn_order_are_taken() -> None:
     assert referee.violations == [] and interp.confirms == []
 
 
+def test_a_die_lifted_that_a_fuse_card_does_not_ask_for_is_judged_not_taken_for_an_unused_die_misread() -> None:
+    """The sample's FF-08 asks each player for a die showing 3 (no unused die rolled again): p1 lifts blue1 from
+    F-G21. The return is judged as it is (refused, so asked about), not read as the unused die's face misread
+    (there is none: probe8's games stopped here on a die built from the card's bare number)."""
+    truth = json.loads((Path(__file__).resolve().parents[2] / "datasets" / "sample" / "truth.json").read_text())
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for t, action in [(t, a) for t, a in truth["log"] if t < 80.1]:
+        referee.clock.seconds = t  # type: ignore[attr-defined]
+        referee.submit(action)
+    assert referee.state.tasks[0] == ("lose", 0, (3,))
+    interp = Interpreter(referee)
+    interp.feed([Change("die-", 486, 81.0, "F-G21", 2, "blue1", where=(300.0, 600.0))], 486, 81.0)
+    assert referee.events[-1].action == "reveal FF-08" and referee.state.tasks[0] == ("lose", 0, (3,))
+    assert [c.question for c in interp.confirms] == [
+        "saw 'return F-G21:2' at 81.00 s; the rules refuse it (p1 must return a die matching 3 that is not safe): "
+        "is that what happened?"]
+
+
 def _unused_yellow1(confidence: float = 0.9, first: tuple = ()):  # noqa: ANN202
     """The game after an unused yellow6 was read rolled again as yellow1, the table in step with it; the dice of
     ``first`` (card, chip, die) seen lifted at 10 s, then p1's green4 at 11 s."""
