@@ -12,6 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.cardface import card_texture
+from datasets.scene import CardFace
+from rules.catalog import load_catalog
+from tests.vision.cardviews import view
 from vision.cards import COMPLETED_PER_FRAME, RETRIES_PER_FRAME, RETRY_FRAMES, TableLayout, assign_dice, chip_spots
 from vision.corners import cut_to, find_corners
 from vision.detections import Detections
@@ -312,11 +316,6 @@ def test_a_role_card_too_grainy_to_name_resembles_the_role_its_words_read_closes
     """Countdown's role cards alike but for their words: one seen small and grainy is not named, and the roles it
     resembles (a stand-in's hint) are ranked by its words read larger; the colour grid puts another role first for
     five of these six."""
-    from datasets.cardface import card_texture
-    from datasets.scene import CardFace
-    from rules.catalog import load_catalog
-    from tests.vision.cardviews import view
-
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     layout, unnamed = TableLayout(edition="countdown"), []
     for card in (c for c in load_catalog("countdown").cards if c.kind == "role"):
