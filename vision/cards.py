@@ -172,27 +172,26 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
     boxes = dice.xyxy
     centres, sizes = (boxes[:, :2] + boxes[:, 2:]) / 2, boxes[:, 2:] - boxes[:, :2]
     # spots grouped by place: a stack's chips share one place, at levels 0, 1, ...
-    places: list[tuple[str, tuple[float, float], float, list[ChipSpot]]] = []
-    squash: list[float] = []  # each place's card's ``_squash``
+    places: list[tuple[str, tuple[float, float], float, list[ChipSpot], float]] = []  # ..., its card's ``_squash``
     for card, name in zip(cards, chip_names(cards)):
         if name is None:
             continue
         card_squash = _squash(card.corners)
         for spot in card.chips:
-            for card_id, centre, _, group in places:
+            for card_id, centre, _, group, _ in places:
                 if card_id == name and np.hypot(centre[0] - spot.centre[0], centre[1] - spot.centre[1]) < 1:
                     group.append(spot)
                     break
             else:
-                places.append((name, spot.centre, spot.radius, [spot]))
-                squash.append(card_squash)
-    for _, _, _, group in places:
+                places.append((name, spot.centre, spot.radius, [spot], card_squash))
+    for _, _, _, group, _ in places:
         group.sort(key=lambda s: s.level)
 
     # each die's distance from each place, in the place's chip radii, from where it would stand on that place
     spot_xy = np.array([p[1] for p in places], np.float32).reshape(-1, 2)
     radii = np.array([p[2] for p in places], np.float32)
-    stand = np.maximum(0, sizes[:, 1:2] - sizes[:, 0:1] * np.array(squash, np.float32)[None, :]) / 2
+    squash = np.array([p[4] for p in places], np.float32)
+    stand = np.maximum(0, sizes[:, 1:2] - sizes[:, 0:1] * squash[None, :]) / 2
     off = centres[:, None, :] - spot_xy[None, :, :]
     down = np.where(off[..., 1] < 0, np.minimum(0, off[..., 1] + stand), off[..., 1])  # up the frame: less its standing
     away = np.hypot(off[..., 0], down) / radii
@@ -214,7 +213,7 @@ def assign_dice(cards: tuple[CardSeen, ...], dice: Detections) -> tuple[DieSeen,
             on_place.setdefault(min(options)[2], []).append(k)
     where: dict[int, tuple[str, int, int]] = {}
     for p, members in on_place.items():
-        card_id, _, _, group = places[p]
+        card_id, _, _, group, _ = places[p]
         index = 0
         for k in sorted(members, key=lambda k: away[k, p]):
             index = lowest(k, p, index)
