@@ -98,6 +98,10 @@ class RollSeen:
         """The indices of the roll's dice that lay within ``px`` of ``where``."""
         return [i for i, spot in enumerate(self.spots) if dist(spot, where) <= px]
 
+    def of(self, roll: Event | None) -> bool:
+        """Whether ``roll`` is this roll (seen landing, not inferred): only then do its spots and readings apply."""
+        return roll is not None and roll.elapsed == self.time
+
 
 @dataclass(frozen=True)
 class InterpreterSettings:
@@ -831,8 +835,7 @@ class Interpreter(Resync):
     def _where_it_landed(self, die: str) -> int:
         """How many dice named ``die`` lie loose still where this turn's roll was seen landing, as far as the tracker
         has said."""
-        roll = latest_roll(self.referee)
-        if roll is None or roll.elapsed != self._rolled.time:
+        if not self._rolled.of(latest_roll(self.referee)):
             return 0  # (the roll was inferred, not seen landing: where it lay is not known)
         return sum(c.die == die and bool(self._rolled.near(c.where, self.settings.same_spot_px)) for c in self._lying)
 
@@ -841,7 +844,7 @@ class Interpreter(Resync):
         as the tracker read it last. A faint die read again with other colours where it lay (red4, black4, blue4:
         colours are not amended, ``_amend_roll``) is still the roll's die of that spot."""
         roll, spots = last_roll(self.referee), self._rolled.spots
-        dice = roll.action.split()[1:] if roll is not None and roll.elapsed == self._rolled.time else []
+        dice = roll.action.split()[1:] if roll is not None and self._rolled.of(roll) else []
         there = self._rolled.near(lifted.where, self.settings.same_spot_px)
         return dice[there[0]] if len(dice) == len(spots) and len(there) == 1 and not lifted.turned else lifted.die
 
@@ -851,8 +854,7 @@ class Interpreter(Resync):
 
     def _rolled_confidence(self, die: str) -> float:
         """How surely ``die`` was read as the roll landed, if it lifted from the roll area since (else 0)."""
-        roll = latest_roll(self.referee)
-        lifted = roll is not None and roll.elapsed == self._rolled.time and die in [c.die for c in self._left]
+        lifted = self._rolled.of(latest_roll(self.referee)) and die in [c.die for c in self._left]
         return self._rolled.readings.get(die, 0.0) if lifted else 0.0
 
     def _lifted_alike_refused(self, change: Change) -> str | None:
