@@ -45,7 +45,7 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll, roll_with, takes
+from vision.resync import Resync, chip_rule, copy_of, dist, face, fix_roll, last_roll, latest_roll, roll_with, takes
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -1061,12 +1061,30 @@ class Interpreter(Resync):
             self._report(change, f"unused {change.die}")
             return True
         if task[0] == "distribute" and colours(change.die) in {colours(str(d)) for d in self.state.roll}:
-            if change.confidence < self.settings.min_confidence or self._heap(change):
+            if change.confidence < self.settings.min_confidence and not self._lifted_since(change) \
+                    or self._heap(change):
                 return False  # a faint reading, or the next roll landing, ends no one's distribution
             lifted = [die for die, c in self._lifted_unseen().items() if c is not left]
             if lifted:  # picked up before the unused die was rolled again, and seen nowhere: placed out of sight
                 self._place_leftovers(change, lifted)
             return self._infer_unseen(change, "unused")
+        return False
+
+    def _lifted_since(self, change: Change) -> bool:
+        """Whether, since ``change``, one die the game holds on a chip was lifted alone from its card, matching
+        ``change``'s colour or face, from a card still lacking dice: no distribution lifts a placed die, and a
+        defuse lifts all of a complete card's; a loss lifts one die that matches the unused die rolled again
+        (``change``, read too faintly to end the distribution alone)."""
+        lifted = [c for c in self._pending if c.kind == "die-" and not c.turned and c.elapsed >= change.elapsed]
+        for c in lifted:
+            die = self._chip_die(c.card, c.chip)
+            alone = not any(o is not c and o.card == c.card and abs(o.elapsed - c.elapsed) <= self.settings.heap_s
+                            for o in lifted)
+            held = self._held(c.card)
+            if die is not None and alone and held is not None and not held.complete \
+                    and (face(die) == face(change.die)
+                                              or set(colours(die).split("/")) & set(colours(change.die).split("/"))):
+                return True
         return False
 
     def _roll(self, task: tuple) -> bool:

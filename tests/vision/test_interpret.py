@@ -354,6 +354,30 @@ def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sig
     assert referee.violations == []
 
 
+@pytest.mark.parametrize(("lifted", "ended"), [(("F-G21", "red1"), True), (("F-G10", "green4"), False)])
+def test_a_faint_die_rolled_again_ends_the_distribution_when_a_die_it_matches_is_lifted(lifted: tuple,
+                                                                                        ended: bool) -> None:
+    """yellow6 is left unused and rolled again, read faintly as yellow1 (too faint alone to end the distribution);
+    then red1 leaves its chip: no distribution lifts a placed die, a loss to a die showing 1 does. green4 lifted
+    instead (neither yellow nor a 1) says nothing of the faint die."""
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1",
+                   "place black1 F-G04:1"):
+        referee.submit(action)
+    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"),
+                                                                      ("F-G04", "black1"))], 30, 5.0)
+    interp.feed([Change("loose-", 36, 6.0, die="yellow6", where=(580.0, 400.0))], 36, 6.0)
+    interp.feed([Change("loose+", 39, 6.5, die="yellow1", where=(590.0, 470.0), confidence=0.4)], 39, 6.5)
+    card, die = lifted
+    interp.feed([Change("die-", 45, 7.5, card, 1, die)], 45, 7.5)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted]
+    if ended:
+        assert actions[-3:] == ["done", "unused yellow1", "return F-G21:1"], actions
+    else:
+        assert actions[-1] == "place black1 F-G04:1" and referee.state.phase == "distribute", actions
+    assert referee.violations == []
+
+
 def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
     """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
     shows black1 was placed: before green4 (when it left the roll area), not after it."""
