@@ -388,6 +388,7 @@ class Resync:
                 return self._sparks_drawn_unseen(change)  # (the sparks' own rule: no catching up past it)
             return (task == "distribute" and self._place_leftovers(change)
                     or task == "defuse" and self._defused_early()
+                    or task == "lose" and self._unused_owes_less(change)
                     or self._catch_up(change))
         if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose", "spark"):
             return self._retract_done(change)
@@ -1149,6 +1150,28 @@ class Resync:
         why = f"unused {read} read again as {new}, so {action!r}"
         return self._correct_if(lambda _, correct: correct(unused.index, f"unused {new}"), why,
                                 lambda trial: _kept(self.referee, trial, unused.index) and takes(trial, [action]))
+
+    def _unused_owes_less(self, change: Change) -> bool:
+        """The next roll lands (``change``) while a player still owes a die matching the unused die rolled again,
+        and the table still shows every die that would pay it: that die's one reading, a faint one, had the wrong
+        face (its colour stays, as in ``_unused_misread``). Corrected to the first face with which no return is owed any
+        more, if every other report is judged as before. (A die that would pay it gone from the table: its
+        return was missed, ``_catch_up``.)"""
+        read = next((t[1] for t in self.state.tasks if t[0] == "bag"), None)
+        lose = self.state.tasks[0]
+        unused = self._unused_report(str(read)) if read is not None else None
+        if unused is None or lose[2] != (*read.colours, read.face) \
+                or unused.confidence >= self.settings.min_confidence:
+            return False  # a return a fuse card asks for, or a spark shortage's (none rolled); or read surely
+        if any((a.card, a.chip) not in self._table for a in self.state.legal_actions() if isinstance(a, A.Return)):
+            return False
+        for new in [read.with_face(face) for face in range(1, 7) if face != read.face]:
+            why = f"unused {read} read again as {new}: the next roll landed at {change.elapsed:.2f} s, no return " \
+                  f"of p{lose[1] + 1}'s seen"
+            if self._correct_if(lambda _, correct, new=new: correct(unused.index, f"unused {new}"), why,
+                                lambda trial: _kept(self.referee, trial, unused.index) and trial.state.phase != "lose"):
+                return True
+        return False
 
     def _unused_read_again(self, change: Change) -> bool:
         """The unused die rolled again, lying where it landed, read again with another face (``change``, turned)

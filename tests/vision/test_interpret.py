@@ -378,6 +378,28 @@ def test_a_faint_die_rolled_again_ends_the_distribution_when_a_die_it_matches_is
     assert referee.violations == []
 
 
+@pytest.mark.parametrize(("read", "after"), [(0.4, ["unused green2", "return F-G10:1"]),
+                                             (0.9, ["unused green1", "return F-G10:1", "return F-G04:1"])])
+def test_a_faint_die_rolled_again_whose_return_nobody_paid_had_another_face(read: float, after: list) -> None:
+    """green6, unused, is rolled again and read faintly as green1; p1 returns green4 (green), and p2's black1 (a 1)
+    stays on its chip until the next roll lands: the faint die showed another face, the first with which p2 owes
+    nothing (green2). Read surely, the reading stands, and p2's return is taken as missed."""
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 green6", "place red1 F-G21:1", "place green4 F-G10:1",
+                   "place black1 F-G04:1"):
+        referee.submit(action)
+    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"),
+                                                                      ("F-G04", "black1"))], 30, 5.0)
+    interp.feed([Change("loose-", 36, 6.0, die="green6", where=(580.0, 400.0))], 36, 6.0)
+    interp.feed([Change("loose+", 39, 6.5, die="green1", where=(590.0, 470.0), confidence=read)], 39, 6.5)
+    interp.feed([Change("die-", 45, 7.5, "F-G10", 1, "green4")], 45, 7.5)
+    _rolled(interp, ("red2", "blue5", "yellow3", "black6"), 12.0)
+    interp.feed([], 120, 20.0)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted]
+    assert actions[-len(after) - 2:] == ["done", *after, "roll red2 blue5 yellow3 black6"], actions
+    assert referee.violations == []
+
+
 def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
     """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
     shows black1 was placed: before green4 (when it left the roll area), not after it."""
