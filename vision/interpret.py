@@ -681,6 +681,8 @@ class Interpreter(Resync):
             self.notes.append(f"card {change.card} left at {change.elapsed:.2f} s: not in play")
             return True
         card = self._held(change.card)
+        if self._no_card_dealt(change):
+            return True
         if not card.complete:  # type: ignore[union-attr]  # its last dice not seen on their chips: lifted from the roll and seen nowhere since?
             if any(c.kind == "die+" and c.card == change.card for c in self._pending):
                 return False  # seen there, waiting for the game

@@ -1201,6 +1201,29 @@ class Resync:
         return next((c for c in reversed(self._left) if c.turned and c.frame == change.frame
                      and colours(c.die) == colours(change.die)), None)
 
+    def _no_card_dealt(self, change: Change) -> bool:
+        """An unknown card dealt as a stand-in (``change.card``) left the table before any die was placed: it was no
+        card (the locator's false card on the table's pattern, a glimpse). Its deal is taken back if every other
+        report is judged as before (the player's next card dealt in its turn)."""
+        if change.card not in self._stand_ins.values() or any(e.action.startswith("place ") and not e.undone
+                                                               for e in self.referee.events):
+            return False
+        deal = next((e for e in self.referee.events if not e.undone and e.accepted and e.action.startswith("deal ")
+                     and e.action.split()[-1] == change.card), None)
+        if deal is None:
+            return False
+        trial = copy_of(self.referee)
+        trial.undo(deal.index)
+        if not all(t.accepted == e.accepted for t, e in zip(trial.events, self.referee.events)):
+            return False
+        self.referee.undo(deal.index)
+        self._done(change)
+        unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
+        del self._stand_ins[unknown]
+        self.notes.append(f"card {unknown} left at {change.elapsed:.2f} s before any die was placed: no card, "
+                          f"{deal.action!r} taken back")
+        return True
+
     def _correct_report(self, stand_in: str, card: str, why: str,
                         wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
         """The report that brought ``stand_in`` into the game corrected to ``card``, if the game still takes what

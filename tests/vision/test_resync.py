@@ -556,6 +556,24 @@ def test_an_unknown_card_gone_again_in_the_deal_is_the_card_it_looks_like_set_as
     assert all(e.accepted for e in referee.events) and referee.state.set_aside == []
 
 
+@pytest.mark.parametrize("leaves", [True, False])
+def test_an_unknown_card_dealt_that_leaves_before_any_die_is_placed_was_no_card(leaves: bool) -> None:
+    """p2's first card is unknown, far from where p2's cards then lie (the locator's false card on the table's
+    pattern): its stand-in (F-G27, worth 4) makes the starting-hand rule set F-G28 (4) aside, and F-G04 is p2's
+    second card. It leaves before any die is placed: it was no card, its deal is taken back, and p2 holds F-G28
+    and F-G04. Lying on, it stays p2's card."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "?1", where=(900.0, 650.0), type="bomb", size=80.0, resembles=("F-G27",)),
+            Change("card+", 24, 4.0, "F-G28", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 30, 5.0, "F-G04", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal + ([Change("card-", 60, 10.0, "?1", where=(900.0, 650.0))] if leaves else []), 16.0)
+    assert [c.id for c in referee.state.players[1].cards] == (["F-G28", "F-G04"] if leaves else ["F-G27", "F-G04"])
+    assert all(e.accepted for e in referee.events) and referee.violations == []
+
+
 def test_a_die_landing_where_an_unknown_card_set_aside_lay_before_it_left_lies_on_no_card() -> None:
     """The unknown card set aside at the deal (taken as a stand-in) is shuffled back; the unused black5, rolled
     again, lands where it lay: the die rolled again, not a die lying on that card."""
