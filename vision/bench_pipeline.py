@@ -5,8 +5,8 @@
 
 Decodes the recording's first ``--frames`` frames, then runs the pipeline (detector, card layout, tracker,
 interpreter, referee) through them as fast as it can, ``--workers`` frames in the detector at once (default:
-two on two cores or more, as the dashboard's live feed does): frames per second (state updates a second) and
-the latency of each frame from the decoded image to the verdict (median, p95, max). Then it replays them as a
+one, as the dashboard's live feed: ``vision.pipeline.LIVE_WORKERS``): frames per second (state updates a second)
+and the latency of each frame from the decoded image to the verdict (median, p95, max). Then it replays them as a
 ``--fps`` camera would deliver them, the pipeline always taking the newest frame when a detector is free: how
 many frames it judged, and how old each frame was when its verdict came (queueing included). A frame that did
 not move since the last detected one keeps its detections, as in the live feed (``vision.motion``; the share
@@ -54,13 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frames", type=int, default=300, help="frames to use (default 300)")
     parser.add_argument("--fps", type=float, default=15.0, help="camera rate for the live replay (default 15)")
     parser.add_argument("--workers", type=int, default=None, help="frames in the detector at once (default: "
-                                                                    "2 on two cores or more)")
+                                                                    "1, as the live feed)")
     parser.add_argument("--model", default=None, help="locator weights (default: the shipped ONNX)")
     seen = parser.add_mutually_exclusive_group()
     seen.add_argument("--every-frame", action="store_true", help="detect every frame, still ones too")
     seen.add_argument("--windows", action="store_true", help="detect only the part of a frame that moved")
     args = parser.parse_args(argv)
-    from vision.pipeline import Pipeline, default_workers
+    from vision.pipeline import LIVE_WORKERS, Pipeline
     from vision.score import config_from_truth, locate
     from vision.sources import VideoFile
     sample = Path(__file__).resolve().parent.parent / "datasets" / "sample"
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     images = [frame.image for _, frame in zip(range(args.frames), source)]
     source.close()
     height, width = images[0].shape[:2]
-    workers = args.workers or default_workers()
+    workers = args.workers or LIVE_WORKERS
 
     def pipeline() -> Pipeline:
         made = Pipeline(config, model=args.model, workers=workers, skip_still=not args.every_frame,

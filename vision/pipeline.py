@@ -89,8 +89,15 @@ def taken_back(referee: Referee, before: tuple[Event, ...], replaced: set[int]) 
 
 
 def default_workers() -> int:
-    """Frames in the detector at once: two where there are two cores or more."""
+    """Frames of a recording in the detector at once: two where there are two cores or more."""
     return 2 if (os.cpu_count() or 1) >= 2 else 1
+
+
+LIVE_WORKERS = 1
+"""Frames of a camera in the detector at once: one, on all cores. The detector shares its threads out between the
+frames at once, so two make each frame wait twice as long for the same frames a second: on two cores (forty-first
+session, `fuse-referee bench pipeline --workers 1` and `--workers 2`, two runs each) 14.9 updates a second either
+way, verdicts a median 51-55 ms after their frame against 84-94 ms (p95 171-184 against 229-269 ms)."""
 
 
 def detector_for(edition: str | None, model: str | None = None, conf: float = 0.25, workers: int = 1) -> Any:

@@ -13,7 +13,7 @@ from rules.config import GameConfig
 from rules.referee import Event
 from vision.interpret import Confirm
 from vision.observation import TableObservation
-from vision.pipeline import Pipeline, default_workers
+from vision.pipeline import LIVE_WORKERS, Pipeline
 from vision.sources import Frame as SourceFrame
 from webui.errors import FeedError
 from webui.feeds import Frame, Mark, Report
@@ -51,7 +51,7 @@ class VisionFeed:
         self.source = open_source(source, realtime=True)  # a video plays at its own pace, as a camera would
         self.label = self.source.description
         self.model, self.windows = model, windows
-        self.pipeline = Pipeline(config, model=model, workers=default_workers(), windows=windows)
+        self.pipeline = Pipeline(config, model=model, workers=LIVE_WORKERS, windows=windows)
         self.cursor = 0
         self.error = ""
         self._reports: deque[Report] = deque()
