@@ -697,9 +697,12 @@ class Interpreter(Resync):
         if card.card.kind == "spark":
             moved = []  # a spark card takes no row card
         elif self.state.row and not moved:
-            return False  # the card taken from the row has not come to rest yet
+            laid = self._laid_in_its_place(change)
+            if laid is None:
+                return False  # the card taken from the row has not come to rest yet
+            moved = [laid]
         taken = min(moved, key=lambda c: self.zones.distance(owner, c.where), default=None)
-        if taken is not None:
+        if taken in self._pending:
             self._done(taken)
         self._done(change)
         for die in [c for c in self._pending if c.kind == "die-" and c.card == change.card]:
@@ -707,6 +710,25 @@ class Interpreter(Resync):
         action = f"defuse {change.card}" + (f" take {taken.card}" if taken else "")
         self._report(taken or change, action)
         return True
+
+    def _laid_in_its_place(self, left: Change) -> Change | None:
+        """An unknown card that turned up where the completed card ``left`` lay, within ``wait_s`` of it, looking most
+        like a row card: the card taken in the defuse, laid in the defused card's place (its leaving the row
+        unseen: the card revealed into its slot at once, or a hand over it). Taken as that row card from now on; a
+        ``card>`` of it where it was laid."""
+        for c in [*self._pending, *self._given_up]:
+            row = [name for name in (c.likely, *c.resembles[:1]) if name in self.state.row]
+            if c.kind == "card+" and c.card.startswith("?") and row and c.card not in self._stand_ins \
+                    and abs(c.elapsed - left.elapsed) <= self.settings.wait_s and dist(c.where, left.where) <= c.size:
+                if c in self._pending:
+                    self._done(c)
+                else:
+                    self._given_up.remove(c)
+                self._stand_ins[c.card] = row[0]
+                self.notes.append(f"unknown card {c.card} laid where {left.card} lay at {c.elapsed:.2f} s: {row[0]}, "
+                                  "taken from the row")
+                return replace(c, kind="card>", card=row[0])
+        return None
 
     def _on_card_moved(self, change: Change) -> bool:
         self._named_later(replace(change, where=change.before))  # a stand-in's card, named as it is taken

@@ -490,6 +490,25 @@ def test_a_completed_card_whose_dice_are_all_lifted_is_defused_though_a_card_sti
     assert any("every die lifted" in n for n in interp.notes)
 
 
+@pytest.mark.parametrize("laid", ["taken", "other"])
+def test_a_completed_card_leaving_is_defused_taking_the_row_card_that_turned_up_in_its_place(laid: str) -> None:
+    """The completed card leaves and, no row card seen moving (the card revealed into its slot at once), an
+    unknown card looking like the row card it takes turns up where it lay: the defuse takes that card. One looking
+    like no row card says nothing: the defuse waits for the row card."""
+    referee, interp, log, at = _countdown_until("defuse C-")
+    t, (_, card, _, taken) = log[at][0], log[at][1].split()
+    held = {c.id for area in referee.state.players for c in area.cards}
+    look = taken if laid == "taken" else next(c.id for c in referee.state.game.of_kind("bomb")
+                                              if c.id not in referee.state.row and c.id not in held)
+    frame, before = int(t * 6), len(referee.events)
+    interp.feed([Change("card-", frame, t, card, where=(500.0, 600.0), type="bomb")], frame, t)
+    interp.feed([Change("card+", frame + 2, t + 0.4, "?1", where=(503.0, 598.0), type="bomb", size=80.0,
+                        likely=look, resembles=(look,))], frame + 3, t + 0.5)
+    interp.feed([], frame + 12, t + 2.0)
+    reported = [(e.action, e.accepted) for e in referee.events[before:]]
+    assert reported == ([(log[at][1], True)] if laid == "taken" else []), reported
+
+
 def test_a_die_seen_on_a_card_from_the_moment_it_turned_up_is_its_print() -> None:
     """A spark card drawn mid-game whose art shows a die on a chip: that die is read there from the card's first
     sighting on. It is the card's print, not a die put down (nor a roll missed)."""
