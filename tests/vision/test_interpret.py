@@ -400,6 +400,20 @@ def test_a_faint_die_rolled_again_whose_return_nobody_paid_had_another_face(read
     assert referee.violations == []
 
 
+@pytest.mark.parametrize(("lifted", "placed_at"), [(6.0, 7.325), (4.5, 8.0)])
+def test_a_die_seen_on_its_chip_long_after_it_left_the_roll_area_was_put_down_in_between(lifted: float,
+                                                                                          placed_at: float) -> None:
+    """red1 leaves the roll area at 6 s and is seen on its chip only at 8 s (a hand over it): it was put down
+    between 6.65 s (the soonest a die gets there) and 8 s, dated halfway. Lifted 3.5 s before it was seen there, it
+    was held or put down elsewhere first: dated when it was seen on the chip."""
+    referee, interp = _dealt()
+    _rolled(interp, ("red1", "green4", "black1", "yellow6"), 3.0)
+    interp.feed([Change("loose-", int(lifted * 6), lifted, die="red1", where=(500.0, 400.0))], int(lifted * 6), lifted)
+    interp.feed([Change("die+", 48, 8.0, "F-G21", 1, "red1", 0.9)], 48, 8.5)
+    placed = [e for e in referee.events if e.action == "place red1 F-G21:1"]
+    assert [e.elapsed for e in placed] == [placed_at] and referee.violations == []
+
+
 def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
     """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
     shows black1 was placed: before green4 (when it left the roll area), not after it."""
