@@ -777,7 +777,9 @@ class Interpreter(Resync):
     def _on_die_added(self, change: Change) -> bool:
         self._named_later(change)
         if self._chip_die(change.card, change.chip) == change.die:
-            self._done(change)  # seen again after a hand passed over it
+            self._done(change)  # seen again after a hand passed over it: its lift waiting for the game was none
+            self._pending = [c for c in self._pending if not (c.kind == "die-" and c.elapsed < change.elapsed
+                                                              and (c.card, c.chip) == (change.card, change.chip))]
             return True
         if self.state.phase != "distribute":
             return self._infer_unseen(change, "distribute")  # the leader left the role's ability unused

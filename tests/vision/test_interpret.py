@@ -289,6 +289,24 @@ def test_a_die_lifted_before_the_unused_die_was_rolled_again_says_nothing_of_its
     assert referee.violations == [] and any("must return a die matching" in c.question for c in interp.confirms)
 
 
+def test_a_die_hidden_a_while_on_its_chip_is_returned_when_it_is_lifted_not_when_it_was_hidden() -> None:
+    """red1 on F-G21:1 is lost from sight at 7 s (a hand) and seen there again at 8.5 s; the unused yellow6 rolled
+    again shows 1, and p1 returns red1 at 11 s: the return is then, not when the die was hidden."""
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1",
+                   "place black1 F-G04:1"):
+        referee.submit(action)
+    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"),
+                                                                      ("F-G04", "black1"))], 30, 5.0)
+    interp.feed([Change("die-", 42, 7.0, "F-G21", 1, "red1")], 42, 7.0)
+    interp.feed([Change("die+", 51, 8.5, "F-G21", 1, "red1")], 51, 8.5)
+    interp.feed([Change("loose-", 54, 9.0, die="yellow6", where=(580.0, 400.0))], 54, 9.0)
+    interp.feed([Change("loose+", 57, 9.5, die="yellow1", where=(590.0, 470.0), confidence=0.9)], 57, 9.5)
+    interp.feed([Change("die-", 66, 11.0, "F-G21", 1, "red1")], 66, 11.0)
+    returns = [(e.action, e.elapsed) for e in referee.events if e.action.startswith("return")]
+    assert returns == [("return F-G21:1", 11.0)], returns
+
+
 def test_a_die_put_down_on_a_card_is_no_die_rolled_again() -> None:
     """The die lifted from the roll area is seen on a card before the layout puts it on a chip (the card just moved,
     not yet named there): it is not the unused die rolled again, and it was placed when it was put down."""
