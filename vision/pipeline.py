@@ -6,9 +6,11 @@ a stream of frames with ``workers`` frames in the detector at once (the rest of 
 order); the dashboard's live feed (``webui.vision_feed``) runs one on a camera, file, folder or stream.
 
 Why frames in parallel: a network run on two threads leaves the two cores partly idle (its layers do not all
-split evenly); two frames on one thread each keep both busy. On the 2-core machine the float locator goes from
-9.8 to 12.3 frames/s, each frame's verdict coming later (one frame's network on one core takes longer); the
-8-bit locator from 12.2 to 15.3 (``fuse-referee bench pipeline --workers 1|2 [--model ...]``, README).
+split evenly); two frames on one thread each keep both busy. With ONNX Runtime on the 2-core machine the float
+locator went from 9.8 to 12.3 frames/s, each frame's verdict coming later (one frame's network on one core takes
+longer). With OpenVINO, which uses all cores for one frame, two at once gain almost nothing and only delay each
+verdict, so a camera runs one (``LIVE_WORKERS``) and a recording, where only throughput counts, two
+(``default_workers``; ``fuse-referee bench pipeline --workers 1|2``, README).
 A frame that did not move since the last detected one keeps that frame's detections (``vision.motion``;
 ``skip_still=False`` detects every frame): 17.5 frames/s with the float locator, 29 on a faster machine where,
 live, every frame of a 15 fps camera is judged (README). With ``windows`` one that moved
