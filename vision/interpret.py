@@ -1128,13 +1128,12 @@ class Interpreter(Resync):
         (``change``, read too faintly to end the distribution alone)."""
         lifted = [c for c in self._pending if c.kind == "die-" and not c.turned and c.elapsed >= change.elapsed]
         for c in lifted:
-            die = self._chip_die(c.card, c.chip)
+            die, held = self._chip_die(c.card, c.chip), self._held(c.card)
             alone = not any(o is not c and o.card == c.card and abs(o.elapsed - c.elapsed) <= self.settings.heap_s
                             for o in lifted)
-            held = self._held(c.card)
-            if die is not None and alone and held is not None and not held.complete \
-                    and (face(die) == face(change.die)
-                                              or set(colours(die).split("/")) & set(colours(change.die).split("/"))):
+            if die is None or held is None or held.complete or not alone:
+                continue
+            if face(die) == face(change.die) or set(colours(die).split("/")) & set(colours(change.die).split("/")):
                 return True
         return False
 

@@ -1154,8 +1154,8 @@ class Resync:
     def _unused_owes_less(self, change: Change) -> bool:
         """The next roll lands (``change``) while a player still owes a die matching the unused die rolled again,
         and the table still shows every die that would pay it: that die's one reading, a faint one, had the wrong
-        face (its colour stays, as in ``_unused_misread``). Corrected to the first face with which no return is owed any
-        more, if every other report is judged as before. (A die that would pay it gone from the table: its
+        face (its colour stays, as in ``_unused_misread``). Corrected to the first face with which no return is owed
+        any more, if every other report is judged as before. (A die that would pay it gone from the table: its
         return was missed, ``_catch_up``.)"""
         read = next((t[1] for t in self.state.tasks if t[0] == "bag"), None)
         lose = self.state.tasks[0]
@@ -1214,7 +1214,7 @@ class Resync:
             return False
         trial = copy_of(self.referee)
         trial.undo(deal.index)
-        if not all(t.accepted == e.accepted for t, e in zip(trial.events, self.referee.events)):
+        if not _kept(self.referee, trial):
             return False
         self.referee.undo(deal.index)
         self._done(change)
