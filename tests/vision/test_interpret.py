@@ -372,20 +372,27 @@ def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sig
     assert referee.violations == []
 
 
+def _rolled_again(dice: tuple[str, ...], again: str, read: float):  # noqa: ANN202
+    """The game after ``dice`` were rolled and the first three placed on F-G21:1, F-G10:1 and F-G04:1 (the table in
+    step), the fourth lifted at 6 s and seen rolled again at 6.5 s as ``again``, read ``read`` surely."""
+    referee, interp = _dealt()
+    cards = ("F-G21", "F-G10", "F-G04")
+    referee.submit("roll " + " ".join(dice))
+    for die, card in zip(dice, cards):
+        referee.submit(f"place {die} {card}:1")
+    interp.feed([Change("die+", 30, 5.0, card, 1, die) for die, card in zip(dice, cards)], 30, 5.0)
+    interp.feed([Change("loose-", 36, 6.0, die=dice[3], where=(580.0, 400.0))], 36, 6.0)
+    interp.feed([Change("loose+", 39, 6.5, die=again, where=(590.0, 470.0), confidence=read)], 39, 6.5)
+    return referee, interp
+
+
 @pytest.mark.parametrize(("lifted", "ended"), [(("F-G21", "red1"), True), (("F-G10", "green4"), False)])
 def test_a_faint_die_rolled_again_ends_the_distribution_when_a_die_it_matches_is_lifted(lifted: tuple,
                                                                                         ended: bool) -> None:
     """yellow6 is left unused and rolled again, read faintly as yellow1 (too faint alone to end the distribution);
     then red1 leaves its chip: no distribution lifts a placed die, a loss to a die showing 1 does. green4 lifted
     instead (neither yellow nor a 1) says nothing of the faint die."""
-    referee, interp = _dealt()
-    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1",
-                   "place black1 F-G04:1"):
-        referee.submit(action)
-    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"),
-                                                                      ("F-G04", "black1"))], 30, 5.0)
-    interp.feed([Change("loose-", 36, 6.0, die="yellow6", where=(580.0, 400.0))], 36, 6.0)
-    interp.feed([Change("loose+", 39, 6.5, die="yellow1", where=(590.0, 470.0), confidence=0.4)], 39, 6.5)
+    referee, interp = _rolled_again(("red1", "green4", "black1", "yellow6"), "yellow1", 0.4)
     card, die = lifted
     interp.feed([Change("die-", 45, 7.5, card, 1, die)], 45, 7.5)
     actions = [e.action for e in referee.events if not e.undone and e.accepted]
@@ -402,14 +409,7 @@ def test_a_faint_die_rolled_again_whose_return_nobody_paid_had_another_face(read
     """green6, unused, is rolled again and read faintly as green1; p1 returns green4 (green), and p2's black1 (a 1)
     stays on its chip until the next roll lands: the faint die showed another face, the first with which p2 owes
     nothing (green2). Read surely, the reading stands, and p2's return is taken as missed."""
-    referee, interp = _dealt()
-    for action in ("roll red1 green4 black1 green6", "place red1 F-G21:1", "place green4 F-G10:1",
-                   "place black1 F-G04:1"):
-        referee.submit(action)
-    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"),
-                                                                      ("F-G04", "black1"))], 30, 5.0)
-    interp.feed([Change("loose-", 36, 6.0, die="green6", where=(580.0, 400.0))], 36, 6.0)
-    interp.feed([Change("loose+", 39, 6.5, die="green1", where=(590.0, 470.0), confidence=read)], 39, 6.5)
+    referee, interp = _rolled_again(("red1", "green4", "black1", "green6"), "green1", read)
     interp.feed([Change("die-", 45, 7.5, "F-G10", 1, "green4")], 45, 7.5)
     _rolled(interp, ("red2", "blue5", "yellow3", "black6"), 12.0)
     interp.feed([], 120, 20.0)
