@@ -938,15 +938,18 @@ class Interpreter(Resync):
         return replace(change, chip=above)
 
     def _chip_above_held(self, change: Change) -> int | None:
-        """The one free chip stacked on the held chip ``change`` saw its die on that takes the die (None: none, or
-        the chip is not held by another die)."""
+        """The one free chip stacked on the held chip ``change`` saw its die on that takes the die; with none free
+        right above it, the one free stacked chip of the card that takes it (a pyramid's upper die, lying over two
+        dice, is seen over either). None: none, or the chip is not held by another die."""
         here = self._chip_die(change.card, change.chip)
         if self._owner(change.card) is None or here is None or here == change.die:
             return None
         card = self._held(change.card)
         layout = card.card.layout  # type: ignore[union-attr]
-        above = [k + 1 for k, beneath in (layout.supports.items() if layout else ()) if change.chip - 1 in beneath
-                 and k + 1 not in card.physical and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
+        supports = layout.supports.items() if layout else ()
+        free = [(k + 1, beneath) for k, beneath in supports if k + 1 not in card.physical
+                and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
+        above = [chip for chip, beneath in free if change.chip - 1 in beneath] or [chip for chip, _ in free]
         return above[0] if len(above) == 1 else None
 
     def _roll_die(self, change: Change) -> str:

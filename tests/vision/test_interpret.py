@@ -485,17 +485,26 @@ def test_ready_is_inferred_when_the_roll_or_a_placement_needs_it() -> None:
     assert all(e.accepted for e in referee.events) and interp.confirms == []
 
 
-def _countdown_until(prefix: str):  # noqa: ANN202
-    """A scripted 3-player Countdown game played up to its first action starting with ``prefix``: (referee,
-    interpreter, the game's log, that action's index)."""
+def _countdown_until(prefix: str, seed: int = 14, players: int = 3):  # noqa: ANN202
+    """A scripted Countdown game (of ``seed``, 3 players) played up to its first action starting with ``prefix``:
+    (referee, interpreter, the game's log, that action's index)."""
     from datasets.script import GameOptions, play
-    log = play(GameOptions(14, "countdown", 3, limit_seconds=120)).log
+    log = play(GameOptions(seed, "countdown", players, limit_seconds=120)).log
     at = next(i for i, (_, a) in enumerate(log) if a.startswith(prefix))
-    referee = Referee(GameConfig("countdown", 3, limit_seconds=120), ManualClock())
+    referee = Referee(GameConfig("countdown", players, limit_seconds=120), ManualClock())
     for t, action in log[:at]:
         referee.clock.seconds = t  # type: ignore[attr-defined]
         referee.submit(action)
     return referee, Interpreter(referee), log, at
+
+
+def test_a_die_seen_on_a_pyramid_s_held_chip_whose_chip_above_is_held_is_on_the_one_free_upper_chip() -> None:
+    """C-G51 is a pyramid (chips 4 and 5 over 1-2 and 2-3, 6 over 4-5); with chips 1-4 held, black2 is put on chip 5
+    and seen over chip 1's die, whose chip above (4) is held: it is on the one free upper chip that takes it."""
+    referee, interp, log, at = _countdown_until("place black2 C-G51:5", seed=1, players=2)
+    before, t = len(referee.events), log[at][0]
+    interp.feed([Change("die+", int(t * 6), t, "C-G51", 1, "black2")], int(t * 6), t + 0.5)
+    assert [(e.action, e.accepted) for e in referee.events[before:]] == [("place black2 C-G51:5", True)]
 
 
 def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None:
