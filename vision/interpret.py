@@ -303,6 +303,8 @@ class Interpreter(Resync):
         """The settled table's dice on chips, as the tracker's changes say (whether or not the game used them)."""
         self._faint: set[tuple[str, int]] = set()
         """Chips of ``_table`` whose die was read below ``min_confidence`` (a misread, or the chip's print)."""
+        self._lost: dict[tuple[str, int], list[tuple[str, float]]] = {}
+        """The dice the tracker said gone from each chip, and when (a hand hides a die as often as it takes it)."""
         self._given_up: list[Change] = []
         """Changes given up lately (``rejudge_s``): judged again when the game's task changes (``_rejudge``)."""
         self._task: tuple | None = None

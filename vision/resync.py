@@ -246,6 +246,7 @@ class Resync:
     _fillers: list[str]
     _table: dict[tuple[str, int], str]
     _faint: set[tuple[str, int]]
+    _lost: dict[tuple[str, int], list[tuple[str, float]]]
     _gone_early: list[Change]
     _judged_again: list[Change]
     _unseen_stand_ins: set[str]
@@ -299,6 +300,7 @@ class Resync:
             elif c.kind == "die-":
                 self._table.pop((c.card, c.chip), None)
                 self._faint.discard((c.card, c.chip))
+                self._lost.setdefault((c.card, c.chip), []).append((c.die, c.elapsed))
             elif c.kind == "loose+" and not c.brief:
                 self._lying.append(c)
             elif c.kind == "loose-":
@@ -373,8 +375,8 @@ class Resync:
         (see ``vision.resync``); True if the game moved on."""
         if self.state.is_terminal():
             return False
-        if (change.kind == "die+" or change.kind == "loose+" and self._heap(change)) \
-                and self.state.tasks[0][0] in ("deal", "reveal"):
+        if (change.kind == "die+" and not self._back_on_its_chip(change) or change.kind == "loose+"
+                and self._heap(change)) and self.state.tasks[0][0] in ("deal", "reveal"):
             # play goes on while the game waits for a card: vision missed one turned up
             kind = "fuse" if self.state.tasks[0][1:2] == ("fuse",) else "bomb"
             if self._stand_in(replace(change, kind="card+", card="?", type=kind)) is None:
@@ -401,6 +403,12 @@ class Resync:
         if self.state.phase == "defuse":
             return self._defused_early()
         return False
+
+    def _back_on_its_chip(self, change: Change) -> bool:
+        """Whether ``change`` (a ``die+``) is the die seen gone from that chip within ``wait_s`` before: a hand passed
+        over it, no play going on."""
+        return any(die == change.die and 0 <= change.elapsed - gone <= self.settings.wait_s
+                   for die, gone in self._lost.get((change.card, change.chip), ()))
 
     def _catch_up(self, change: Change) -> bool:
         """The next roll lands while the game waits for something that none of the stories above explains: the

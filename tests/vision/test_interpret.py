@@ -507,6 +507,27 @@ def test_a_die_seen_on_a_pyramid_s_held_chip_whose_chip_above_is_held_is_on_the_
     assert [(e.action, e.accepted) for e in referee.events[before:]] == [("place black2 C-G51:5", True)]
 
 
+@pytest.mark.parametrize("hidden", [True, False])
+def test_a_die_seen_again_where_it_was_lost_from_sight_is_no_play_while_a_card_is_awaited(hidden: bool) -> None:
+    """After a defuse the game waits for the row card revealed in its place. red5, on a chip the game holds empty,
+    is lost from sight and seen there again (a hand over it): no die was put down, so no card turned up unseen.
+    Seen there only now, it is play going on, and the reveal is inferred (a stand-in)."""
+    referee, interp, log, at = _countdown_until("defuse C-")
+    t, action = log[at]
+    referee.clock.seconds = t  # type: ignore[attr-defined]
+    referee.submit(action)
+    card = next(c for area in referee.state.players for c in area.cards if len(c.physical) < c.card.chip_count)
+    chip = next(k for k in range(1, card.card.chip_count + 1) if k not in card.physical)
+    before, frame = len(referee.events), int(t * 6)
+    if hidden:
+        interp.feed([Change("die-", frame + 6, t + 1.0, card.id, chip, "red5")], frame + 6, t + 1.0)
+    interp.feed([Change("die+", frame + 14, t + 2.3, card.id, chip, "red5")], frame + 14, t + 2.3)
+    for k in range(1, 12):
+        interp.feed([], frame + 14 + 6 * k, t + 2.3 + k)
+    reveals = [e.action for e in referee.events[before:] if e.action.startswith("reveal")]
+    assert len(reveals) == (0 if hidden else 1), reveals
+
+
 def test_a_completed_spark_card_carried_to_the_discard_pile_is_defused() -> None:
     referee, interp, log, at = _countdown_until("defuse S-")
     card, t = log[at][1].split()[1], log[at][0]
