@@ -1062,7 +1062,7 @@ class Resync:
         if self._owner(change.card) is not None or change.card in seen:
             return
         if self._swap_stand_in(unknown, change.card, f"{change.card} named where {unknown} lay, at "
-                                                     f"{change.elapsed:.2f} s"):
+                                                     f"{change.elapsed:.2f} s", placed=change.kind == "die+"):
             self._renamed[change.card] = change.elapsed  # a card named only now may be misnamed (``_report``)
 
     def _drawn_unseen_named(self, change: Change) -> None:
@@ -1080,10 +1080,10 @@ class Resync:
             self._renamed[change.card] = change.elapsed
 
     def _swap_stand_in(self, unknown: str, card: str, why: str,
-                       wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
-        """The report of the stand-in for ``unknown`` corrected to ``card``, if the game still takes what followed
-        it as before (and is ``wanted`` then)."""
-        if not self._correct_report(self._stand_ins[unknown], card, why, wanted):
+                       wanted: Callable[[Referee], bool] = lambda trial: True, placed: bool = False) -> bool:
+        """The report of the stand-in for ``unknown`` corrected to ``card`` (``placed``: and the dice placed on it),
+        if the game still takes what followed it as before (and is ``wanted`` then)."""
+        if not self._correct_report(self._stand_ins[unknown], card, why, wanted, placed):
             return False
         self._stand_ins[unknown] = card
         return True
@@ -1233,16 +1233,26 @@ class Resync:
         return True
 
     def _correct_report(self, stand_in: str, card: str, why: str,
-                        wanted: Callable[[Referee], bool] = lambda trial: True) -> bool:
-        """The report that brought ``stand_in`` into the game corrected to ``card``, if the game still takes what
-        followed it as before (and is ``wanted`` then)."""
+                        wanted: Callable[[Referee], bool] = lambda trial: True, placed: bool = False) -> bool:
+        """The report that brought ``stand_in`` into the game corrected to ``card`` (with ``placed``, a die seen on
+        that card: every report since that names it too, the dice placed on it while it stood in), if the game
+        still takes what followed as before (and is ``wanted`` then)."""
         event = next((e for e in self.referee.events if not e.undone and e.accepted
                       and e.action.split()[-1] == stand_in), None)
         if event is None:
             return False
-        action = " ".join([*event.action.split()[:-1], card])
-        return self._correct_if(lambda _, correct: correct(event.index, action), why,
-                                lambda trial: _kept(self.referee, trial, event.index) and wanted(trial))
+        named = [e for e in self.referee.events[event.index:] if not e.undone and e.accepted
+                 and any(w == stand_in or w.startswith(stand_in + ":") for w in e.action.split())
+                 and (placed or e is event)]
+        fixes = [(e.index, " ".join(card + w[len(stand_in):] if w.split(":")[0] == stand_in else w
+                                    for w in e.action.split())) for e in named]
+
+        def fix(_: Referee, correct: Correct) -> None:
+            for index, action in reversed(fixes):  # the later first: the earlier indices hold
+                correct(index, action)
+
+        return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, *(i for i, _ in fixes))
+                                and wanted(trial))
 
     def _correct_if(self, corrections: Callable[[Referee, Correct], None], why: str,
                     keeps: Callable[[Referee], bool]) -> bool:
