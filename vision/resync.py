@@ -1241,11 +1241,11 @@ class Resync:
                       and e.action.split()[-1] == stand_in), None)
         if event is None:
             return False
-        named = [e for e in self.referee.events[event.index:] if not e.undone and e.accepted
-                 and any(w == stand_in or w.startswith(stand_in + ":") for w in e.action.split())
-                 and (placed or e is event)]
-        fixes = [(e.index, " ".join(card + w[len(stand_in):] if w.split(":")[0] == stand_in else w
-                                    for w in e.action.split())) for e in named]
+        def renamed(action: str) -> str:
+            return " ".join(card + w[len(stand_in):] if w.split(":")[0] == stand_in else w for w in action.split())
+
+        fixes = [(e.index, renamed(e.action)) for e in self.referee.events[event.index:] if not e.undone
+                 and e.accepted and (e is event or placed and renamed(e.action) != e.action)]
 
         def fix(_: Referee, correct: Correct) -> None:
             for index, action in reversed(fixes):  # the later first: the earlier indices hold
