@@ -40,12 +40,13 @@ from itertools import combinations
 from math import inf
 
 from rules import actions as A
+from rules.dice import Die
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, face, fix_roll, last_roll, latest_roll, roll_with, takes
+from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll, roll_with, takes
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -1138,7 +1139,8 @@ class Interpreter(Resync):
                             for o in lifted)
             if die is None or held is None or held.complete or not alone:
                 continue
-            if face(die) == face(change.die) or set(colours(die).split("/")) & set(colours(change.die).split("/")):
+            held_die, rolled = Die.parse(die), Die.parse(change.die)
+            if held_die.face == rolled.face or held_die.shares_colour(rolled):
                 return True
         return False
 

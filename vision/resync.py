@@ -1141,16 +1141,22 @@ class Resync:
         return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, roll.index, placed.index)
                                 and takes(trial, [action]))
 
+    def _unused_owed(self) -> Die | None:
+        """The unused die rolled again that the returns now owed match (back to the bag after them); None when the
+        returns owed are a fuse card's (a colour or a number) or a spark shortage's: no die was rolled."""
+        lose = next((t for t in self.state.tasks if t[0] == "lose"), None)
+        read = next((t[1] for t in self.state.tasks if t[0] == "bag"), None)
+        return read if lose is not None and read is not None and lose[2] == (*read.colours, read.face) else None
+
     def _unused_misread(self, action: str, die: str, at: float) -> bool:
         """A return of ``die`` the rules refuse as unlike the unused die rolled again (``action``), seen lifted
         after that die was seen rolled (game time ``at``): its one reading is corrected to ``die``'s face (its
         colour stays: colours are read surely, faces of a die just rolled less so) if the game then takes
         ``action`` and judges every other report as before. (A die lifted before then was moved for another
         reason, and says nothing of the unused die.)"""
-        lose = next((t for t in self.state.tasks if t[0] == "lose"), None)
-        read = next((t[1] for t in self.state.tasks if t[0] == "bag"), None)  # the unused die, back to the bag
-        if lose is None or read is None or lose[2] != (*read.colours, read.face):
-            return False  # a return a fuse card asks for (a colour or a number), or a spark shortage's: none rolled
+        read = self._unused_owed()
+        if read is None:
+            return False
         unused = self._unused_report(str(read))
         new = read.with_face(Die.parse(die).face)
         if unused is None or unused.elapsed > at or new == read:
@@ -1165,15 +1171,13 @@ class Resync:
         face (its colour stays, as in ``_unused_misread``). Corrected to the first face with which no return is owed
         any more, if every other report is judged as before. (A die that would pay it gone from the table: its
         return was missed, ``_catch_up``.)"""
-        read = next((t[1] for t in self.state.tasks if t[0] == "bag"), None)
-        lose = self.state.tasks[0]
+        read, lose = self._unused_owed(), self.state.tasks[0]
         unused = self._unused_report(str(read)) if read is not None else None
-        if unused is None or lose[2] != (*read.colours, read.face) \
-                or unused.confidence >= self.settings.min_confidence:
-            return False  # a return a fuse card asks for, or a spark shortage's (none rolled); or read surely
+        if unused is None or unused.confidence >= self.settings.min_confidence:
+            return False  # (read surely: its returns were missed)
         if any((a.card, a.chip) not in self._table for a in self.state.legal_actions() if isinstance(a, A.Return)):
             return False
-        for new in [read.with_face(face) for face in range(1, 7) if face != read.face]:
+        for new in [read.with_face(shown) for shown in range(1, 7) if shown != read.face]:
             why = f"unused {read} read again as {new}: the next roll landed at {change.elapsed:.2f} s, no return " \
                   f"of p{lose[1] + 1}'s seen"
             if self._correct_if(lambda _, correct, new=new: correct(unused.index, f"unused {new}"), why,
@@ -1241,6 +1245,7 @@ class Resync:
                       and e.action.split()[-1] == stand_in), None)
         if event is None:
             return False
+
         def renamed(action: str) -> str:
             return " ".join(card + w[len(stand_in):] if w.split(":")[0] == stand_in else w for w in action.split())
 
