@@ -876,9 +876,14 @@ class Resync:
                   and self._chip_die(c.card, c.chip) is None]
         bag = {"/".join(k): n for k, n in self.state.bag.items()}
         faint = sorted([c for c in placed if c.confidence < self.settings.min_confidence], key=lambda c: c.confidence)
-        for dropped in range(len(faint) + 1):  # a faint reading on a chip may be no die of the roll: least sure out
-            kept = [c for c in placed if c not in faint[:dropped]]
-            dice, fillers = infer_roll(wanted, [c.die for c in loose], [c.die for c in kept], bag)
+        tries = [(faint[:dropped], loose) for dropped in range(len(faint) + 1)]  # a faint reading on a chip may
+        # be no die of the roll: least sure out first; all out first if none shares colours with a loose die and
+        # sure loose dice make up the roll without them
+        if faint and not any(colours(f.die) == colours(c.die) for f in faint for c in loose):
+            tries.insert(0, (faint, [c for c in loose if c.confidence >= self.settings.min_confidence]))
+        for out, seen in tries:
+            kept = [c for c in placed if c not in out]
+            dice, fillers = infer_roll(wanted, [c.die for c in seen], [c.die for c in kept], bag)
             if len(dice) == wanted and len(fillers) <= self.settings.max_fillers \
                     and takes(self.referee, ["roll " + " ".join(dice)]):
                 break

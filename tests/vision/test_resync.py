@@ -94,6 +94,20 @@ def test_a_faint_reading_on_a_chip_that_no_roll_can_hold_is_left_out_of_the_roll
     assert referee.violations == []
 
 
+def test_a_faint_reading_on_a_chip_of_colours_no_loose_die_has_gives_way_to_a_sure_die_seen_late() -> None:
+    """probe3 p4s1105 at 15 s: three red dice of the roll are seen landing, the fourth (red5) only as it is uncovered
+    later; meanwhile one is put on a chip and a blue1 read faintly on another (a shadow). The roll inferred is the
+    four red dice: the faint reading shares colours with no loose die and the sure red5 makes up the roll."""
+    referee, interp = _dealt()
+    _run(interp, [*_loose(("red2", "red3", "red2"), 2.0), Change("loose-", 30, 5.0, die="red2", where=(500.0, 400.0)),
+                  Change("die+", 33, 5.5, "F-G04", 1, "red2", confidence=0.8, where=(300.0, 600.0)),
+                  Change("loose+", 39, 6.5, die="red5", confidence=0.8, where=(620.0, 420.0)),
+                  Change("die+", 45, 7.5, "F-G10", 3, "blue1", confidence=0.11, where=(700.0, 600.0))], 20.0)
+    rolls = [a for a in _actions(referee) if a.startswith("roll ")]
+    assert [sorted(r.split()[1:]) for r in rolls] == [["red2", "red2", "red3", "red5"]], _actions(referee)
+    assert "place red2 F-G04:1" in _actions(referee) and referee.violations == []
+
+
 def test_an_unknown_card_where_one_was_taken_as_no_card_before_is_that_object_again() -> None:
     """Countdown (minute v3s618): something spark-like lies beside the table as the game waits for the roll, and is
     taken as no card; uncovered again while the roll is distributed, it is that object again, not a spark drawn
