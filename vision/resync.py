@@ -1061,6 +1061,8 @@ class Resync:
             return
         if self._stand_ins[unknown] == change.card:
             return
+        if change.kind == "die+" and self._resembles.get(unknown, ()) == (self._stand_ins[unknown],):
+            return  # it looked like its stand-in alone: a name read under a die is the likelier misreading
         if self._guessed(change.card):
             self._replace_stand_in(change)  # it stood in for another unknown card, which now needs another
         seen = self._seen_cards() - ({change.card} if change.kind in ("card>", "card-") else set())  # (this card)
