@@ -399,7 +399,7 @@ class Resync:
         if change.kind == "loose+" and self._may_place(change) and (card := self._card_under(change)) is not None:
             return self._loose_on_card(change, card)
         if change.kind in ("card-", "card>") and self._owner(change.card) is not None:
-            return self._card_left_unfinished(change)
+            return self._set_aside_instead(change) or self._card_left_unfinished(change)
         if self.state.phase == "defuse":
             return self._defused_early()
         return False
@@ -815,6 +815,36 @@ class Resync:
         self._doubt(change)
         self.notes.append(f"the distribution was not over at {change.elapsed:.2f} s: {len(later)} events taken back")
         return actions
+
+    def _set_aside_instead(self, change: Change) -> bool:
+        """A card of a player's starting hand leaves the table before the first roll while a card dealt to that
+        player and set aside by the starting-hand rule still lies there: the cards set aside are the ones taken away
+        as the deal ends, so the two were dealt the other way round (the camera named them in the order it made them
+        out). Their deals are swapped if the game then sets the leaving card aside and takes every report."""
+        owner = self._owner(change.card)
+        if latest_roll(self.referee) is not None or owner is None:
+            return False
+        def hand(state: State) -> list[str]:
+            return [c.id for c in state.players[owner].cards]
+
+        deals = [e for e in self.referee.events if not e.undone and e.action.startswith(f"deal p{owner + 1} ")]
+        leaving = next(e for e in deals if e.action.split()[-1] == change.card)
+        for aside in [e for e in deals if e.action.split()[-1] not in hand(self.state)]:
+            card = aside.action.split()[-1]
+            if self._cards_at.get(card, (None, None, -inf))[2] < change.elapsed:
+                continue  # gone too
+
+            def swap(referee: Referee, correct: Correct, aside: Event = aside) -> None:
+                for event, other in sorted([(leaving, aside), (aside, leaving)], key=lambda pair: -pair[0].index):
+                    correct(event.index, other.action)  # the later first: a correction shifts the reports after it
+
+            if self._correct_if(swap, f"{change.card} left the table at {change.elapsed:.2f} s as the deal ended, "
+                                      f"{card} stays: set aside the other way round",
+                                lambda trial, card=card: card in hand(trial.state)
+                                and change.card not in hand(trial.state)
+                                and all(e.accepted for e in trial.events if not e.undone)):
+                return True
+        return False
 
     def _card_left_unfinished(self, change: Change) -> bool:
         """A card of a player left the table with chips the game holds empty: the dice seen on it on no chip are

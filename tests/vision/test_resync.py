@@ -447,6 +447,24 @@ def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_t
     assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
 
 
+def test_a_card_of_a_starting_hand_leaving_as_the_deal_ends_was_the_card_set_aside() -> None:
+    """p1 is dealt F-G21 (worth 4), F-G28 (4, set aside by the starting-hand rule) and F-G10, but the camera names
+    F-G28 first: taken as p1's first card, it keeps F-G21 out. As the deal ends the cards set aside leave the
+    table, and F-G28 goes while F-G21 stays: the two were dealt the other way round (probe10 h3s1802's p2)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 9, 1.5, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 18, 3.0, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 24, 4.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 30, 5.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0),
+            Change("card-", 40, 6.7, "F-G28", where=(900.0, 300.0), type="bomb")]
+    _run(interp, deal, 20.0)
+    assert [c.id for c in referee.state.players[0].cards] == ["F-G21", "F-G10"]
+    assert all(e.accepted for e in referee.events if not e.undone)
+    assert not any("F-G28 left the table" in c.question for c in interp.confirms)
+
+
 @pytest.mark.parametrize(("where", "set_aside"), [((900.0, 300.0), True), ((420.0, 600.0), False)],
                          ids=["away from the hand", "beside the hand"])
 def test_the_first_card_set_aside_unknown_but_looking_like_a_card_the_hand_refuses_is_that_card(
