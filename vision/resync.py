@@ -824,11 +824,14 @@ class Resync:
         owner = self._owner(change.card)
         if latest_roll(self.referee) is not None or owner is None:
             return False
+
         def hand(state: State) -> list[str]:
             return [c.id for c in state.players[owner].cards]
 
         deals = [e for e in self.referee.events if not e.undone and e.action.startswith(f"deal p{owner + 1} ")]
-        leaving = next(e for e in deals if e.action.split()[-1] == change.card)
+        leaving = next((e for e in deals if e.action.split()[-1] == change.card), None)
+        if leaving is None:
+            return False
         for aside in [e for e in deals if e.action.split()[-1] not in hand(self.state)]:
             card = aside.action.split()[-1]
             if self._cards_at.get(card, (None, None, -inf))[2] < change.elapsed:
