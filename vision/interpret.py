@@ -1195,7 +1195,7 @@ class Interpreter(Resync):
         logistics = next((card.id for card in self.state.game.of_kind("role") if card.name == LOGISTICS), None)
         if len(landed) != wanted + 1 or logistics is None or logistics in self._seen_cards():
             return False
-        unknown = next(k for k, v in self._stand_ins.items() if v == area.role.id)
+        unknown = self._unknown_for(area.role.id)
         return self._swap_stand_in(unknown, logistics, f"{wanted + 1} dice rolled at {landed[0].elapsed:.2f} s: "
                                                        f"p{self.state.leader + 1}'s role rolls one extra die")
 

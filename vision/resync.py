@@ -836,16 +836,12 @@ class Resync:
             card = aside.action.split()[-1]
             if self._cards_at.get(card, (None, None, -inf))[2] < change.elapsed:
                 continue  # gone too
-
-            def swap(referee: Referee, correct: Correct, aside: Event = aside) -> None:
-                for event, other in sorted([(leaving, aside), (aside, leaving)], key=lambda pair: -pair[0].index):
-                    correct(event.index, other.action)  # the later first: a correction shifts the reports after it
-
-            if self._correct_if(swap, f"{change.card} left the table at {change.elapsed:.2f} s as the deal ended, "
-                                      f"{card} stays: set aside the other way round",
-                                lambda trial, card=card: card in hand(trial.state)
-                                and change.card not in hand(trial.state)
-                                and all(e.accepted for e in trial.events if not e.undone)):
+            if self._correct_all([(leaving.index, aside.action), (aside.index, leaving.action)],
+                                 f"{change.card} left the table at {change.elapsed:.2f} s as the deal ended, {card} "
+                                 "stays: set aside the other way round",
+                                 lambda trial, card=card: card in hand(trial.state)
+                                 and change.card not in hand(trial.state)
+                                 and all(e.accepted for e in trial.events if not e.undone)):
                 return True
         return False
 
@@ -1049,9 +1045,13 @@ class Resync:
         lay (``_named_later``: then it is that card, and turning up elsewhere is that card moved)."""
         return card in self._stand_ins.values() and card not in self._renamed
 
+    def _unknown_for(self, stand_in: str) -> str:
+        """The unknown card ``stand_in`` stands in for."""
+        return next(k for k, v in self._stand_ins.items() if v == stand_in)
+
     def _replace_stand_in(self, change: Change) -> None:
         """The card taken as a stand-in for an unknown one turned up itself: the stand-in becomes another card."""
-        unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
+        unknown = self._unknown_for(change.card)
         self._other_stand_in(unknown, change.card, f"{change.card} turned up at {change.elapsed:.2f} s")
 
     def _keep_in_hand(self, player: int, change: Change, card: str = "") -> None:
@@ -1172,14 +1172,11 @@ class Resync:
                      if not e.undone and e.accepted and e.action.startswith("roll ")), None)
         if roll is None or was not in roll.action.split()[1:]:
             return False
-
-        def fix(referee: Referee, correct: Correct) -> None:
-            correct(placed.index, f"place {again.die} {again.card}:{again.chip}")  # the later first: the roll's
-            correct(roll.index, roll_with(roll.action, was, again.die))  # index holds
-
         why = f"{was} on {again.card}:{again.chip} read again as {again.die} at {again.elapsed:.2f} s, so {action!r}"
-        return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, roll.index, placed.index)
-                                and takes(trial, [action]))
+        return self._correct_all([(placed.index, f"place {again.die} {again.card}:{again.chip}"),
+                                  (roll.index, roll_with(roll.action, was, again.die))], why,
+                                 lambda trial: _kept(self.referee, trial, roll.index, placed.index)
+                                 and takes(trial, [action]))
 
     def _unused_owed(self) -> Die | None:
         """The unused die rolled again that the returns now owed match (back to the bag after them); None when the
@@ -1270,7 +1267,7 @@ class Resync:
             return False
         self.referee.undo(deal.index)
         self._done(change)
-        unknown = next(k for k, v in self._stand_ins.items() if v == change.card)
+        unknown = self._unknown_for(change.card)
         del self._stand_ins[unknown]
         self.notes.append(f"card {unknown} left at {change.elapsed:.2f} s before any die was placed: no card, "
                           f"{deal.action!r} taken back")
@@ -1291,13 +1288,8 @@ class Resync:
 
         fixes = [(e.index, renamed(e.action)) for e in self.referee.events[event.index:] if not e.undone
                  and e.accepted and (e is event or placed and renamed(e.action) != e.action)]
-
-        def fix(_: Referee, correct: Correct) -> None:
-            for index, action in reversed(fixes):  # the later first: the earlier indices hold
-                correct(index, action)
-
-        return self._correct_if(fix, why, lambda trial: _kept(self.referee, trial, *(i for i, _ in fixes))
-                                and wanted(trial))
+        return self._correct_all(fixes, why, lambda trial: _kept(self.referee, trial, *(i for i, _ in fixes))
+                                 and wanted(trial))
 
     def _correct_if(self, corrections: Callable[[Referee, Correct], None], why: str,
                     keeps: Callable[[Referee], bool]) -> bool:
@@ -1310,6 +1302,15 @@ class Resync:
         corrections(self.referee, lambda index, action: self.correct(index, action, why, more_to_come=True))
         self._unfit_inferences(why)
         return True
+
+    def _correct_all(self, fixes: list[tuple[int, str]], why: str, keeps: Callable[[Referee], bool]) -> bool:
+        """Reports (index, corrected action) corrected together (``_correct_if``), the later first: a correction
+        shifts the reports after it, so the earlier indices hold."""
+        def corrections(_: Referee, correct: Correct) -> None:
+            for index, action in sorted(fixes, reverse=True):
+                correct(index, action)
+
+        return self._correct_if(corrections, why, keeps)
 
     def _no_new_violation(self, trial: Referee) -> bool:
         return len(trial.violations) <= len(self.referee.violations)
