@@ -221,7 +221,12 @@ def _network(arch: str) -> Any:
 
 
 def augment(
-    batch: np.ndarray, tops: np.ndarray, rng: np.random.Generator, scramble: float = 0.0
+    batch: np.ndarray,
+    tops: np.ndarray,
+    rng: np.random.Generator,
+    scramble: float = 0.0,
+    recolour: float = 0.0,
+    glare: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: a small turn
     (a camera's roll; turning further would break the cue that the top face lies towards the top of the frame,
@@ -231,13 +236,22 @@ def augment(
     A ``scramble`` share of the crops get their colour channels shuffled (a red die with white numerals becomes
     a blue one, a yellow ink a cyan one): their colour is no longer the label's, so the third output marks them
     for the face and top-face losses only; the face head learns to read numerals of inks and bodies it never saw.
+    A ``recolour`` share go further, marked the same way: their colours turned about their mean by a random
+    rotation of colour space, which moves the contrast between numeral and body between lightness and hue, so
+    the face head also reads an ink about as light as its body (gold on green) that no render has. A ``glare``
+    share get a specular spot near their top face (glossy plastic under a lamp), colour kept.
     """
     out = np.empty((len(batch), 3, CROP, CROP), np.float32)
     turned = np.empty_like(tops)
-    scrambled = rng.random(len(batch)) < scramble
+    draw = rng.random(len(batch))
+    scrambled = draw < scramble + recolour
     for i, crop in enumerate(batch):
-        if scrambled[i]:
+        if draw[i] < scramble:
             crop = crop[..., rng.permutation(3)]
+        elif scrambled[i]:
+            crop = _turn_colours(crop, rng)
+        if glare and rng.random() < glare:
+            crop = _glare(crop, tops[i], rng)
         angle = rng.uniform(-12, 12)
         matrix = cv2.getRotationMatrix2D((CROP / 2 - 0.5, CROP / 2 - 0.5), angle, rng.uniform(0.92, 1.08))
         turned[i] = matrix[:, :2] @ tops[i]
@@ -249,6 +263,32 @@ def augment(
         img = 255 * (np.clip(img, 0, 255) / 255) ** rng.uniform(0.75, 1.35)
         out[i] = img.transpose(2, 0, 1) / 255.0
     return out, turned, ~scrambled
+
+
+def _turn_colours(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` with its colours turned by a random rotation of colour space (30-180 degrees about a random axis)
+    about a point between their mean and mid-grey (about the mean, the body keeps its colour and the ink
+    changes; about grey, both do), their spread scaled a little."""
+    axis = rng.normal(size=3)
+    axis /= np.linalg.norm(axis)
+    rotation, _ = cv2.Rodrigues(axis * np.radians(rng.uniform(30, 180)))
+    pixels = crop.reshape(-1, 3).astype(np.float32)
+    mean = pixels.mean(0)
+    pivot = mean + (128 - mean) * rng.uniform(0, 1)
+    turned = (pixels - pivot) @ rotation.T.astype(np.float32) * rng.uniform(0.8, 1.3) + pivot
+    return np.clip(turned, 0, 255).astype(np.uint8).reshape(crop.shape)
+
+
+def _glare(crop: np.ndarray, top: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` with a soft specular spot near its top face's centre (``top``: as a fraction of the crop from its
+    centre), brightening towards white."""
+    centre = CROP / 2 - 0.5 + (top + rng.normal(0, 0.12, 2)) * CROP
+    sigma = rng.uniform(0.06, 0.2) * CROP
+    yy, xx = np.mgrid[0:CROP, 0:CROP].astype(np.float32)
+    spot = np.exp(-((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2) / (2 * sigma**2)) * rng.uniform(0.3, 0.85)
+    img = crop.astype(np.float32)
+    img += (255 - img) * spot[..., None]
+    return img.astype(np.uint8)
 
 
 def load_checkpoint(path: str | Path) -> dict:
@@ -345,9 +385,9 @@ class _AugmentedBatches:
     whether they are augmented in this process or spread over workers."""
 
     def __init__(
-        self, x: np.ndarray, top: np.ndarray, train: np.ndarray, batch: int, seed: int, scramble: float, epochs: int
+        self, x: np.ndarray, top: np.ndarray, train: np.ndarray, batch: int, seed: int, epochs: int, **shares: float
     ) -> None:
-        self.x, self.top, self.train, self.batch, self.seed, self.scramble = x, top, train, batch, seed, scramble
+        self.x, self.top, self.train, self.batch, self.seed, self.shares = x, top, train, batch, seed, shares
         self.per_epoch, self.epochs = len(train) // batch, epochs
         self._order: tuple[int, np.ndarray] | None = None
 
@@ -360,7 +400,7 @@ class _AugmentedBatches:
             self._order = (epoch, np.random.default_rng((self.seed, epoch)).permutation(self.train))
         idx = self._order[1][step * self.batch : (step + 1) * self.batch]
         rng = np.random.default_rng((self.seed, epoch, step))
-        return (*augment(self.x[idx], self.top[idx], rng, self.scramble), idx)
+        return (*augment(self.x[idx], self.top[idx], rng, **self.shares), idx)
 
 
 def _augmented(batches: _AugmentedBatches, workers: int) -> Iterator[tuple[np.ndarray, ...]]:
@@ -421,6 +461,8 @@ def train_reader(
     init: str | Path | None = None,
     max_lr: float = 3e-3,
     scramble: float = 0.0,
+    recolour: float = 0.0,
+    glare: float = 0.0,
     arch: str | None = None,
     device: str | None = None,
     workers: int = 0,
@@ -464,7 +506,8 @@ def train_reader(
     log: list[dict] = []
     best = -1.0
     began, done, progress = time.time(), 0, 0.0
-    batches = _augmented(_AugmentedBatches(x, top, train, batch, seed, scramble, epochs), workers)
+    shares = {"scramble": scramble, "recolour": recolour, "glare": glare}
+    batches = _augmented(_AugmentedBatches(x, top, train, batch, seed, epochs, **shares), workers)
     for epoch in range(epochs):
         net.train()
         start, total, trained = time.time(), 0.0, 0
@@ -517,7 +560,7 @@ def train_reader(
         "init": str(init) if init else None,
         "arch": arch,
         "max_lr": max_lr,
-        "scramble": scramble,
+        **shares,
         "train": len(train),
         "val": len(val),
         "epochs": epochs,
@@ -591,6 +634,8 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--init", default=None, help="continue from this reader.pt")
     fit.add_argument("--max-lr", type=float, default=3e-3)
     fit.add_argument("--scramble", type=float, default=0.0, help="share of crops with shuffled colour channels")
+    fit.add_argument("--recolour", type=float, default=0.0, help="share of crops with colour space turned")
+    fit.add_argument("--glare", type=float, default=0.0, help="share of crops with a specular spot")
     fit.add_argument("--device", default=None, help="torch device (default: cuda if there is one, else cpu)")
     fit.add_argument("--workers", type=int, default=0, help="processes that augment batches (default 0: this one)")
     fit.add_argument("--minutes", type=float, default=None, help="end the run after this long, annealed by then")
@@ -617,6 +662,8 @@ def main(argv: list[str] | None = None) -> int:
                 init=args.init,
                 max_lr=args.max_lr,
                 scramble=args.scramble,
+                recolour=args.recolour,
+                glare=args.glare,
                 arch=args.arch,
                 device=args.device,
                 workers=args.workers,

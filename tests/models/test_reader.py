@@ -141,3 +141,23 @@ def test_a_bad_device_worker_count_or_budget_is_a_clear_error(tmp_path: Path) ->
         train_reader(tmp_path / "crops.npz", workers=-1, device="cpu", out=tmp_path / "run")
     with pytest.raises(ModelsError, match=r"\(got 0 and 0\)"):
         train_reader(tmp_path / "crops.npz", minutes=0, device="cpu", out=tmp_path / "run")
+
+
+def test_recoloured_crops_train_the_face_alone_and_glared_ones_keep_their_colour() -> None:
+    from models.reader import augment
+
+    rng = np.random.default_rng(0)
+    crops = np.zeros((64, 32, 32, 3), np.uint8)
+    crops[:] = (40, 40, 200)  # a red die ...
+    crops[:, 10:22, 14:18] = 240  # ... with a white stroke
+    tops = np.zeros((64, 2), np.float32)
+    plain, _, known = augment(crops, tops, rng)
+    assert known.all()
+    turned, _, known = augment(crops, tops, rng, recolour=1.0)
+    assert not known.any()  # their colour is no longer the label's
+    hue = turned[:, :, 2:8, 2:8].mean((2, 3))  # the body's colour, channel by channel
+    assert (np.abs(hue - plain[:, :, 2:8, 2:8].mean((2, 3))).max(1) > 0.15).mean() > 0.7
+    stroke = turned[:, :, 12:20, 15:17].mean((2, 3))  # the stroke still stands out from the body
+    assert (np.abs(stroke - hue).max(1) > 0.15).mean() > 0.9
+    glared, _, known = augment(crops, tops, rng, glare=1.0)
+    assert known.all() and glared[:, :, 8:24, 8:24].mean() > plain[:, :, 8:24, 8:24].mean() + 0.05
