@@ -236,8 +236,8 @@ def augment(
     A ``scramble`` share of the crops get their colour channels shuffled (a red die with white numerals becomes
     a blue one, a yellow ink a cyan one): their colour is no longer the label's, so the third output marks them
     for the face and top-face losses only; the face head learns to read numerals of inks and bodies it never saw.
-    A ``recolour`` share go further, marked the same way: their colours turned about their mean by a random
-    rotation of colour space, which moves the contrast between numeral and body between lightness and hue, so
+    A ``recolour`` share go further, marked the same way: their colours turned by a random rotation of colour
+    space (``_turn_colours``), which moves the contrast between numeral and body between lightness and hue, so
     the face head also reads an ink about as light as its body (gold on green) that no render has. A ``glare``
     share get a specular spot near their top face (glossy plastic under a lamp), colour kept.
     """
