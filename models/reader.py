@@ -227,6 +227,7 @@ def augment(
     scramble: float = 0.0,
     recolour: float = 0.0,
     glare: float = 0.0,
+    soft_chroma: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Label-preserving changes to uint8 BGR crops (N, S, S, 3) -> float32 (N, 3, S, S) in 0..1: a small turn
     (a camera's roll; turning further would break the cue that the top face lies towards the top of the frame,
@@ -239,7 +240,9 @@ def augment(
     A ``recolour`` share go further, marked the same way: their colours turned by a random rotation of colour
     space (``_turn_colours``), which moves the contrast between numeral and body between lightness and hue, so
     the face head also reads an ink about as light as its body (gold on green) that no render has. A ``glare``
-    share get a specular spot near their top face (glossy plastic under a lamp), colour kept.
+    share get a specular spot near their top face (glossy plastic under a lamp), colour kept. A ``soft_chroma``
+    share get their chroma blurred, lightness kept (video stores chroma at half resolution: a numeral told from
+    its body by hue alone fades first), colour kept.
     """
     out = np.empty((len(batch), 3, CROP, CROP), np.float32)
     turned = np.empty_like(tops)
@@ -252,6 +255,8 @@ def augment(
             crop = _turn_colours(crop, rng)
         if glare and rng.random() < glare:
             crop = _glare(crop, tops[i], rng)
+        if soft_chroma and rng.random() < soft_chroma:
+            crop = _soften_chroma(crop, rng)
         angle = rng.uniform(-12, 12)
         matrix = cv2.getRotationMatrix2D((CROP / 2 - 0.5, CROP / 2 - 0.5), angle, rng.uniform(0.92, 1.08))
         turned[i] = matrix[:, :2] @ tops[i]
@@ -289,6 +294,13 @@ def _glare(crop: np.ndarray, top: np.ndarray, rng: np.random.Generator) -> np.nd
     img = crop.astype(np.float32)
     img += (255 - img) * spot[..., None]
     return img.astype(np.uint8)
+
+
+def _soften_chroma(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``crop`` with its chroma (YCrCb) blurred by 0.6-2 crop pixels and its lightness kept."""
+    ycc = cv2.cvtColor(crop, cv2.COLOR_BGR2YCrCb)
+    ycc[..., 1:] = cv2.GaussianBlur(ycc[..., 1:], (0, 0), rng.uniform(0.6, 2.0))
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
 
 
 def load_checkpoint(path: str | Path) -> dict:
@@ -463,6 +475,7 @@ def train_reader(
     scramble: float = 0.0,
     recolour: float = 0.0,
     glare: float = 0.0,
+    soft_chroma: float = 0.0,
     arch: str | None = None,
     device: str | None = None,
     workers: int = 0,
@@ -506,7 +519,7 @@ def train_reader(
     log: list[dict] = []
     best = -1.0
     began, done, progress = time.time(), 0, 0.0
-    shares = {"scramble": scramble, "recolour": recolour, "glare": glare}
+    shares = {"scramble": scramble, "recolour": recolour, "glare": glare, "soft_chroma": soft_chroma}
     batches = _augmented(_AugmentedBatches(x, top, train, batch, seed, epochs, **shares), workers)
     for epoch in range(epochs):
         net.train()
@@ -636,6 +649,7 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--scramble", type=float, default=0.0, help="share of crops with shuffled colour channels")
     fit.add_argument("--recolour", type=float, default=0.0, help="share of crops with colour space turned")
     fit.add_argument("--glare", type=float, default=0.0, help="share of crops with a specular spot")
+    fit.add_argument("--soft-chroma", type=float, default=0.0, help="share of crops with their chroma blurred")
     fit.add_argument("--device", default=None, help="torch device (default: cuda if there is one, else cpu)")
     fit.add_argument("--workers", type=int, default=0, help="processes that augment batches (default 0: this one)")
     fit.add_argument("--minutes", type=float, default=None, help="end the run after this long, annealed by then")
@@ -664,6 +678,7 @@ def main(argv: list[str] | None = None) -> int:
                 scramble=args.scramble,
                 recolour=args.recolour,
                 glare=args.glare,
+                soft_chroma=args.soft_chroma,
                 arch=args.arch,
                 device=args.device,
                 workers=args.workers,

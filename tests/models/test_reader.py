@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -143,7 +144,7 @@ def test_a_bad_device_worker_count_or_budget_is_a_clear_error(tmp_path: Path) ->
         train_reader(tmp_path / "crops.npz", minutes=0, device="cpu", out=tmp_path / "run")
 
 
-def test_recoloured_crops_train_the_face_alone_and_glared_ones_keep_their_colour() -> None:
+def test_recoloured_crops_train_the_face_alone_and_glared_or_softened_ones_keep_their_colour() -> None:
     from models.reader import augment
 
     rng = np.random.default_rng(0)
@@ -161,3 +162,12 @@ def test_recoloured_crops_train_the_face_alone_and_glared_ones_keep_their_colour
     assert (np.abs(stroke - hue).max(1) > 0.15).mean() > 0.9
     glared, _, known = augment(crops, tops, rng, glare=1.0)
     assert known.all() and glared[:, :, 8:24, 8:24].mean() > plain[:, :, 8:24, 8:24].mean() + 0.05
+    softened, _, known = augment(crops, tops, rng, soft_chroma=1.0)
+    assert known.all()
+
+    def chroma_step(out: np.ndarray) -> float:  # the largest step of Cr across the stroke, median over the crops
+        bgr = (out.transpose(0, 2, 3, 1)[:, 16:17, 8:24] * 255).clip(0, 255).astype(np.uint8)
+        cr = np.stack([cv2.cvtColor(b, cv2.COLOR_BGR2YCrCb)[0, :, 1] for b in bgr]).astype(float)
+        return float(np.median(np.abs(np.diff(cr, axis=1)).max(1)))
+
+    assert chroma_step(softened) < 0.7 * chroma_step(plain)
