@@ -2,7 +2,8 @@
 
 mAP50 and mAP50-95 per class (all detections down to confidence 0.001); at the operating threshold
 (``Detector`` default 0.25): top-face and colour accuracy of dice matched one-to-one at IoU >= 0.5 whatever
-their class, misses and false alarms per image, and recall and accuracy by die size, the small-dice figures.
+their class, misses and false alarms per image, recall and accuracy by die size (the small-dice figures), faces
+read right by the die's colour and size, and the commonest colour misreads.
 Cards are scored by their boxes; their corners (in the truth JSON) are estimated later by the pipeline.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +50,8 @@ class _Tally:
     def __init__(self) -> None:
         self.count: dict[str, int] = {}
         self.bins = [{"dice": 0, "found": 0, "face": 0, "colour": 0} for _ in SIZE_BINS]
+        self.by_colour: dict[str, list[list[int]]] = {}  # truth colour -> per size bin [found, face right]
+        self.misreads: Counter[tuple[str, str]] = Counter()  # (truth colour, colour read) of found dice
 
     def add(self, key: str, value: int = 1) -> None:
         self.count[key] = self.count.get(key, 0) + value
@@ -76,6 +80,11 @@ class _Tally:
                 self.bins[b]["found"] += int(p is not None)
                 self.bins[b]["face"] += int(got[1] == face)
                 self.bins[b]["colour"] += int(got[0] == colour)
+                if p is not None:
+                    counts = self.by_colour.setdefault(colour, [[0, 0] for _ in SIZE_BINS])[b]
+                    counts[0], counts[1] = counts[0] + 1, counts[1] + int(got[1] == face)
+                    if got[0] != colour:
+                        self.misreads[(colour, got[0])] += 1
             elif p is not None:
                 self.add("type_ok", int(pred_names[p] == name))
 
@@ -187,13 +196,24 @@ def _report(
             }
             for (lo, hi), b in zip(SIZE_BINS, tally.bins)
         ],
+        "faces_by_colour": {
+            colour: [
+                {"px": f"{lo:g}-{hi:g}", "found": found, "face_accuracy": _ratio(right, found)}
+                for (lo, hi), (found, right) in zip(SIZE_BINS, bins)
+            ]
+            for colour, bins in sorted(tally.by_colour.items())
+        },
+        "colour_misreads": [
+            {"truth": truth, "read": read, "count": count} for (truth, read), count in tally.misreads.most_common(10)
+        ],
         "ms_per_image": round(1000 * seconds / max(n, 1), 1),
         "per_class": per_class,
     }
 
 
 def format_report(report: dict[str, Any]) -> str:
-    """The report as text: headline figures, dice by size, then one line per class."""
+    """The report as text: headline figures, dice by size, faces by colour and size, colour misreads, then one
+    line per class."""
 
     def f(value: Any) -> str:
         return "-" if value is None else f"{value:.3f}" if isinstance(value, float) else str(value)
@@ -213,6 +233,12 @@ def format_report(report: dict[str, Any]) -> str:
             f"  {b['px']:>8} px  {b['dice']:>5} dice  recall {f(b['recall'])}  face {f(b['face_accuracy'])}"
             f"  colour {f(b['colour_accuracy'])}"
         )
+    lines.append("faces read right of the dice found, by colour and size (found dice in brackets):")
+    for colour, bins in report["faces_by_colour"].items():
+        cells = "  ".join(f"{b['px']:>6} {f(b['face_accuracy']):>5} ({b['found']})" for b in bins)
+        lines.append(f"  {colour:<13} {cells}")
+    misreads = ", ".join(f"{m['truth']} as {m['read']} {m['count']}" for m in report["colour_misreads"])
+    lines.append(f"commonest colour misreads: {misreads or 'none'}")
     lines.append("per class: truth  AP50  AP50-95")
     for name, row in report["per_class"].items():
         lines.append(f"  {name:<16} {row['truth']:>5}  {f(row['ap50'])}  {f(row['ap50_95'])}")

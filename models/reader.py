@@ -491,6 +491,9 @@ def train_reader(
     device = _training_device(device)
     if workers < 0 or (minutes is not None and minutes <= 0):
         raise ModelsError(f"workers must be 0 or more and minutes more than 0 (got {workers} and {minutes})")
+    shares = {"scramble": scramble, "recolour": recolour, "glare": glare, "soft_chroma": soft_chroma}
+    if not all(0 <= share <= 1 for share in shares.values()) or scramble + recolour > 1:
+        raise ModelsError(f"augmentation shares must be 0..1, scramble + recolour at most 1 (got {shares})")
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     checkpoint = load_checkpoint(init) if init is not None else None  # a bad --init fails before the crops load
@@ -519,7 +522,6 @@ def train_reader(
     log: list[dict] = []
     best = -1.0
     began, done, progress = time.time(), 0, 0.0
-    shares = {"scramble": scramble, "recolour": recolour, "glare": glare, "soft_chroma": soft_chroma}
     batches = _augmented(_AugmentedBatches(x, top, train, batch, seed, epochs, **shares), workers)
     for epoch in range(epochs):
         net.train()

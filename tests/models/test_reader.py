@@ -129,7 +129,7 @@ def test_a_time_budget_ends_a_run_with_its_learning_rate_annealed(tmp_path: Path
     assert 1 <= len(run["log"]) < 10_000 and (tmp_path / "run" / "reader.pt").exists()
 
 
-def test_a_bad_device_worker_count_or_budget_is_a_clear_error(tmp_path: Path) -> None:
+def test_a_bad_device_worker_count_budget_or_share_is_a_clear_error(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch", reason="training needs torch")
     from models.reader import train_reader
 
@@ -142,6 +142,9 @@ def test_a_bad_device_worker_count_or_budget_is_a_clear_error(tmp_path: Path) ->
         train_reader(tmp_path / "crops.npz", workers=-1, device="cpu", out=tmp_path / "run")
     with pytest.raises(ModelsError, match=r"\(got 0 and 0\)"):
         train_reader(tmp_path / "crops.npz", minutes=0, device="cpu", out=tmp_path / "run")
+    for shares in ({"soft_chroma": 5.0}, {"glare": -0.1}, {"scramble": 0.6, "recolour": 0.6}):
+        with pytest.raises(ModelsError, match="augmentation shares must be 0..1"):
+            train_reader(tmp_path / "crops.npz", device="cpu", out=tmp_path / "run", **shares)
 
 
 def test_recoloured_crops_train_the_face_alone_and_glared_or_softened_ones_keep_their_colour() -> None:
