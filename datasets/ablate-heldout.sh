@@ -9,20 +9,24 @@ set -euo pipefail
 out=${1:?usage: ablate-heldout.sh OUT [SEED] [EVAL OPTIONS...]}
 seed=${2:-12}
 shift $(($# < 2 ? $# : 2))
-declare -A knobs=(
+# the knobs of each group; their training values come from the default style itself (`--show-style`)
+declare -A groups=(
   [heldout]=""
-  [ink]="--set inks=white,white,dark"
-  [look]="--set die_looks=classic"
-  [rounding]="--set rounding=0.07,0.2"
-  [shine]="--set shine=0.05,0.55"
-  [light]="--set kelvin=2900,6800 --set awb=0.4,0.9"
-  [tables]="--set tables=wood,cloth,plain,patterned"
+  [ink]="inks"
+  [look]="die_looks"
+  [rounding]="rounding"
+  [shine]="shine"
+  [light]="kelvin awb"
+  [tables]="tables"
 )
+training=$(fuse-referee synth images --show-style)
 mkdir -p "$out"
 printf '%-9s %s\n' set "dice_map50 face_accuracy colour_accuracy cards_map50"
 for name in heldout ink look rounding shine light tables; do
-  # shellcheck disable=SC2086 # each entry is a list of options
-  fuse-referee synth images --n 300 --out "$out/$name" --seed "$seed" --style heldout --val 0 --quiet ${knobs[$name]} >/dev/null
+  options=()
+  for knob in ${groups[$name]}; do options+=(--set "$(grep "^$knob=" <<<"$training")"); done
+  fuse-referee synth images --n 300 --out "$out/$name" --seed "$seed" --style heldout --val 0 --quiet \
+    "${options[@]}" >/dev/null
   fuse-referee eval --data "$out/$name" --json "$@" >"$out/$name.json"
   python -c "import json, sys; d = json.load(open(sys.argv[1])); print(f'{sys.argv[2]:9s}', \
 *(f'{d[k]:.4f}' for k in ('dice_map50', 'face_accuracy', 'colour_accuracy', 'cards_map50')))" \
