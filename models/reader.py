@@ -168,10 +168,29 @@ def load_crop_sets(crops: str | Path | list[str | Path]) -> dict[str, np.ndarray
 ARCHITECTURES: dict[str, tuple[int, int, int, int]] = {
     "small": (24, 48, 64, 128),
     "wide": (32, 64, 128, 256),
+    "wide-contrast": (32, 64, 128, 256),
 }
 """The reader's sizes by name: channels at 32, 16 and 8 pixels, then the width of the shared layer. ``small``
 (0.2 M parameters, about 18 M multiply-adds a die) was shipped first; ``wide`` (0.8 M, about 39 M), shipped
 since, has twice the channels where the numeral's strokes are told apart. A checkpoint records its own."""
+
+CONTRAST_INPUT = frozenset({"wide-contrast"})
+"""Sizes that see each crop's local contrast (``local_contrast``) beside the crop itself."""
+
+CONTRAST_WINDOW = 9
+"""Side, in crop pixels, of the window ``local_contrast`` measures over: a numeral's stroke and the face around it."""
+
+
+def local_contrast(x: Any) -> Any:
+    """(N, 3, S, S) crops in 0..1 -> each channel's difference from its mean over a ``CONTRAST_WINDOW`` window,
+    divided by the spread there (plus 0.02, so flat skin and noise are not blown up): a gold numeral on a gem
+    body about as light as it gives strokes as strong as a white numeral on a red die does."""
+    import torch.nn.functional as F
+
+    mean = F.avg_pool2d(x, CONTRAST_WINDOW, 1, CONTRAST_WINDOW // 2, count_include_pad=False)
+    spread = F.avg_pool2d((x - mean) ** 2, CONTRAST_WINDOW, 1, CONTRAST_WINDOW // 2, count_include_pad=False)
+    return (x - mean) / (spread.sqrt() + 0.02)
+
 
 DEFAULT_ARCH = "wide"
 """The size a run from scratch trains (the shipped reader's); a run from ``--init`` keeps its checkpoint's."""
@@ -184,6 +203,7 @@ def _network(arch: str) -> Any:
     if arch not in ARCHITECTURES:
         raise ModelsError(f"unknown reader architecture {arch!r}: expected one of {', '.join(ARCHITECTURES)}")
     c1, c2, c3, hidden = ARCHITECTURES[arch]
+    contrast = arch in CONTRAST_INPUT
 
     def block(cin: int, cout: int) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
@@ -194,7 +214,7 @@ def _network(arch: str) -> Any:
         def __init__(self, colours: int) -> None:
             super().__init__()
             self.features = nn.Sequential(
-                *block(3, c1),
+                *block(6 if contrast else 3, c1),
                 *block(c1, c1),
                 nn.MaxPool2d(2),
                 *block(c1, c2),
@@ -214,7 +234,7 @@ def _network(arch: str) -> Any:
             self.top = nn.Linear(hidden, 2)
 
         def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-            features = self.features(x)
+            features = self.features(torch.cat([x, local_contrast(x)], 1) if contrast else x)
             return self.colour(features), self.face(features), self.top(features)
 
     return DieReaderNet
@@ -379,6 +399,22 @@ def widen(state: dict, arch: str, seed: int = 0) -> dict:
     return new
 
 
+def adapt(state: dict, before: str, arch: str, seed: int = 0) -> dict:
+    """A ``before``-sized reader's weights as ``arch``'s, computing the same function: widened (``widen``) if
+    ``arch`` is wider, and, if ``arch`` also sees local contrast, its first layer given zero weights for it, so
+    that training starts from what the reader had learnt and adds the contrast as it finds it useful."""
+    import torch
+
+    if before in CONTRAST_INPUT and arch not in CONTRAST_INPUT:
+        raise ModelsError(f"cannot turn a {before!r} reader into {arch!r}: it would lose its contrast input")
+    if ARCHITECTURES[before] != ARCHITECTURES[arch]:
+        state = widen(state, arch, seed)
+    if arch in CONTRAST_INPUT and before not in CONTRAST_INPUT:
+        first = state["features.0.weight"]
+        state = {**state, "features.0.weight": torch.cat([first, torch.zeros_like(first)], 1)}
+    return state
+
+
 def one_cycle(progress: float, max_lr: float) -> float:
     """The learning rate at ``progress`` (0..1) through a run: up from ``max_lr / 25`` to ``max_lr`` over the
     first 30 %, then down to ``max_lr / 250000`` on cosines (torch's ``OneCycleLR`` shape). Given by progress,
@@ -506,9 +542,9 @@ def train_reader(
     colours = reader_colours()
     arch = arch or (checkpoint["arch"] if checkpoint else DEFAULT_ARCH)
     net = _network(arch)(len(colours))
-    if checkpoint is not None:  # continue an earlier run with a fresh schedule (widened if it was smaller)
+    if checkpoint is not None:  # continue an earlier run with a fresh schedule (adapted if it was another size)
         if checkpoint["arch"] != arch:
-            checkpoint = {**checkpoint, "state": widen(checkpoint["state"], arch, seed)}
+            checkpoint = {**checkpoint, "state": adapt(checkpoint["state"], checkpoint["arch"], arch, seed)}
         _load_init(net, checkpoint, colours)
     net.to(device)
     optimiser = torch.optim.AdamW(net.parameters(), lr=one_cycle(0, max_lr), weight_decay=1e-4)
@@ -656,7 +692,9 @@ def main(argv: list[str] | None = None) -> int:
     fit.add_argument("--workers", type=int, default=0, help="processes that augment batches (default 0: this one)")
     fit.add_argument("--minutes", type=float, default=None, help="end the run after this long, annealed by then")
     fit.add_argument(
-        "--arch", choices=tuple(ARCHITECTURES), help=f"size (default: --init's, else {DEFAULT_ARCH}; --init widens)"
+        "--arch",
+        choices=tuple(ARCHITECTURES),
+        help=f"size (default: --init's, else {DEFAULT_ARCH}; --init is widened or given the contrast input)",
     )
     export = sub.add_parser("export", help="export reader.pt to ONNX")
     export.add_argument("weights")

@@ -89,6 +89,47 @@ def test_a_run_from_a_checkpoint_keeps_its_size_and_one_from_scratch_trains_the_
         train_reader(crops, epochs=1, batch=8, init=shipped, arch="small", out=tmp_path / "narrowed")
 
 
+def test_a_reader_given_the_contrast_input_starts_as_it_was_and_exports_for_serving(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason="the reader is built with torch")
+    pytest.importorskip("onnxruntime", reason="the exported reader runs on onnxruntime")
+    from models.reader import _network, adapt, export_reader, load_checkpoint, local_contrast, train_reader
+    from vision.reader import DieReader
+
+    shipped = load_checkpoint(SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt")
+    colours = len(reader_colours())
+    plain = _network("wide")(colours).eval()
+    plain.load_state_dict(shipped["state"])
+    seeing = _network("wide-contrast")(colours).eval()
+    seeing.load_state_dict(adapt(shipped["state"], "wide", "wide-contrast"))
+    crops = torch.rand(8, 3, 32, 32)
+    with torch.no_grad():
+        assert all(torch.equal(a, b) for a, b in zip(plain(crops), seeing(crops)))
+    faint = torch.full((1, 3, 32, 32), 0.5)
+    faint[..., 10:22, 14:18] += 0.05  # a stroke a tenth as strong as a white one on a dark body ...
+    strong = torch.full((1, 3, 32, 32), 0.2)
+    strong[..., 10:22, 14:18] += 0.5
+    ratio = local_contrast(faint)[..., 16, 15] / local_contrast(strong)[..., 16, 15]
+    assert float(ratio.min()) > 0.5  # ... stands out nearly as far once its contrast is measured locally
+    with pytest.raises(ModelsError, match="cannot turn a 'wide-contrast' reader into 'wide'"):
+        adapt(seeing.state_dict(), "wide-contrast", "wide")
+
+    crop_file = tmp_path / "sample.npz"
+    make_crops(SAMPLE, crop_file, jitters=1, step=80)
+    run = train_reader(
+        crop_file,
+        epochs=1,
+        batch=8,
+        arch="wide-contrast",
+        init=SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt",
+        device="cpu",
+        out=tmp_path / "run",
+    )
+    assert run["arch"] == "wide-contrast" and load_checkpoint(tmp_path / "run" / "reader.pt")["arch"] == run["arch"]
+    reader = DieReader(export_reader(tmp_path / "run" / "reader.pt", tmp_path / "reader.onnx"))
+    colour_p, face_p = reader.read_crops(np.load(crop_file)["crops"][:4])
+    assert colour_p.shape == (4, colours) and np.allclose(face_p.sum(1), 1, atol=1e-5)
+
+
 def test_a_missing_or_foreign_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
     pytest.importorskip("torch", reason="checkpoints are read with torch")
     from models.reader import export_reader, train_reader
