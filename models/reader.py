@@ -183,7 +183,7 @@ CONTRAST_WINDOW = 9
 
 def local_contrast(x: Any) -> Any:
     """(N, 3, S, S) crops in 0..1 -> each channel's difference from its mean over a ``CONTRAST_WINDOW`` window,
-    divided by the spread there (plus 0.02, so flat skin and noise are not blown up): a gold numeral on a gem
+    divided by the spread there (plus 0.02, so that flat faces and noise are not blown up): a gold numeral on a gem
     body about as light as it gives strokes as strong as a white numeral on a red die does."""
     import torch.nn.functional as F
 
