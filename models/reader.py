@@ -165,14 +165,16 @@ def load_crop_sets(crops: str | Path | list[str | Path]) -> dict[str, np.ndarray
     return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
 
 
+_WIDE = (32, 64, 128, 256)
 ARCHITECTURES: dict[str, tuple[int, int, int, int]] = {
     "small": (24, 48, 64, 128),
-    "wide": (32, 64, 128, 256),
-    "wide-contrast": (32, 64, 128, 256),
+    "wide": _WIDE,
+    "wide-contrast": _WIDE,
 }
 """The reader's sizes by name: channels at 32, 16 and 8 pixels, then the width of the shared layer. ``small``
 (0.2 M parameters, about 18 M multiply-adds a die) was shipped first; ``wide`` (0.8 M, about 39 M), shipped
-since, has twice the channels where the numeral's strokes are told apart. A checkpoint records its own."""
+since, has twice the channels where the numeral's strokes are told apart; ``wide-contrast`` is ``wide`` with
+the contrast input below. A checkpoint records its own."""
 
 CONTRAST_INPUT = frozenset({"wide-contrast"})
 """Sizes that see each crop's local contrast (``local_contrast``) beside the crop itself."""

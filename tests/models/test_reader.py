@@ -95,7 +95,8 @@ def test_a_reader_given_the_contrast_input_starts_as_it_was_and_exports_for_serv
     from models.reader import _network, adapt, export_reader, load_checkpoint, local_contrast, train_reader
     from vision.reader import DieReader
 
-    shipped = load_checkpoint(SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt")
+    shipped_path = SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt"
+    shipped = load_checkpoint(shipped_path)
     colours = len(reader_colours())
     plain = _network("wide")(colours).eval()
     plain.load_state_dict(shipped["state"])
@@ -120,7 +121,7 @@ def test_a_reader_given_the_contrast_input_starts_as_it_was_and_exports_for_serv
         epochs=1,
         batch=8,
         arch="wide-contrast",
-        init=SAMPLE.parents[1] / "models" / "checkpoints" / "die-reader.pt",
+        init=shipped_path,
         device="cpu",
         out=tmp_path / "run",
     )
