@@ -1113,6 +1113,8 @@ class Interpreter(Resync):
         if task[0] == "unused":  # in whatever order the leader picks the unused dice up
             if colours(change.die) not in {colours(str(t[1])) for t in self.state.tasks if t[0] == "unused"}:
                 return False
+            if self._surer_alike(change):
+                return False  # the die rolled again is the surer reading (this one a misread, or a shadow)
             self._done(change)
             self._left.remove(left)
             self._report(change, f"unused {change.die}")
@@ -1126,6 +1128,14 @@ class Interpreter(Resync):
                 self._place_leftovers(change, lifted)
             return self._infer_unseen(change, "unused")
         return False
+
+    def _surer_alike(self, change: Change) -> bool:
+        """Whether, ``change`` read faintly, a loose die of its colours waits elsewhere, read surer (the same die
+        read again where it lies corrects the reading instead, ``_unused_read_again``)."""
+        return change.confidence < self.settings.min_confidence and any(
+            c is not change and c.kind == "loose+" and not c.brief and colours(c.die) == colours(change.die)
+            and c.confidence > change.confidence and dist(c.where, change.where) > self.settings.same_spot_px
+            for c in self._pending)
 
     def _lifted_since(self, change: Change) -> bool:
         """Whether, since ``change``, one die the game holds on a chip was lifted alone from its card, matching

@@ -418,6 +418,15 @@ def test_a_faint_die_rolled_again_whose_return_nobody_paid_had_another_face(read
     assert referee.violations == []
 
 
+def test_the_die_rolled_again_is_the_surer_of_two_readings_of_its_colour() -> None:
+    """yellow6, unused, is rolled again: a faint yellow1 (a shadow, or the die in motion) and, soon after, a sure
+    yellow3 are seen, apart. The unused die is the sure one (probe12 h2s2001's blue3, first read blue1 at 0.13)."""
+    referee, interp = _rolled_again(("red1", "green4", "black1", "yellow6"), "yellow1", 0.13)
+    interp.feed([Change("loose+", 43, 7.2, die="yellow3", where=(700.0, 520.0), confidence=0.8)], 43, 7.2)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted]
+    assert actions[-2:] == ["done", "unused yellow3"], actions
+
+
 @pytest.mark.parametrize(("lifted", "placed_at"), [(6.0, 7.325), (4.5, 8.0)])
 def test_a_die_seen_on_its_chip_long_after_it_left_the_roll_area_was_put_down_in_between(lifted: float,
                                                                                           placed_at: float) -> None:
