@@ -6,7 +6,7 @@
 # With `tune`: the five of the list below that the fourth session's card identity, tracker and interpreter
 # changes were tuned on (data/tune in the README).
 set -euo pipefail
-out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|probe12|tune]}
+out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|probe12|probe13|tune]}
 r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
 six() {  # two FUSE and one Countdown game in the held-out style, the same in the default style: seeds $1+1..$1+6
   local b=$1
@@ -63,6 +63,8 @@ if [ "${2:-}" = probe11 ]; then six 1900; exit 0; fi
 # `probe12`: seeds 2001-2006, rendered in the forty-eighth session to find where the tracker and interpreter add
 # or miss events with the ninth reader, keeping unseen4, unseen5 and probe11 unseen
 if [ "${2:-}" = probe12 ]; then six 2000; exit 0; fi
+# `probe13`: seeds 2101-2106, rendered in the forty-eighth session once probe12 had been looked into
+if [ "${2:-}" = probe13 ]; then six 2100; exit 0; fi
 if [ "${2:-}" = tune ]; then
   r s11 --seed 11
   r h2s88 --seed 88 --style heldout
