@@ -73,6 +73,10 @@ if [ "${2:-}" = tune ]; then
   r p4s8 --seed 8 --players 4
   exit 0
 fi
+if [ -n "${2:-}" ]; then
+  echo "render-eval-games.sh: unknown set '$2' (expected one of: fresh unseen unseen2-5 probe probe2-13 tune)" >&2
+  exit 2
+fi
 r s11 --seed 11
 r s23 --seed 23
 r p2s31 --seed 31

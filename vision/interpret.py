@@ -1133,9 +1133,8 @@ class Interpreter(Resync):
         """Whether, ``change`` read faintly, a loose die of its colours waits elsewhere, read surer (the same die
         read again where it lies corrects the reading instead, ``_unused_read_again``)."""
         return change.confidence < self.settings.min_confidence and any(
-            c is not change and c.kind == "loose+" and not c.brief and colours(c.die) == colours(change.die)
-            and c.confidence > change.confidence and dist(c.where, change.where) > self.settings.same_spot_px
-            for c in self._pending)
+            colours(c.die) == colours(change.die) and c.confidence > change.confidence
+            and dist(c.where, change.where) > self.settings.same_spot_px for c in self._lying_loose())
 
     def _lifted_since(self, change: Change) -> bool:
         """Whether, since ``change``, one die the game holds on a chip was lifted alone from its card, matching
