@@ -6,8 +6,9 @@
 # With `tune`: the five of the list below that the fourth session's card identity, tracker and interpreter
 # changes were tuned on (data/tune in the README).
 set -euo pipefail
-out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|probe12|probe13|tune]}
-r() { name=$1; shift; python -m webui.cli synth game "$@" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
+out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|probe12|probe13|warm|tune]}
+extra=()  # knobs set for every game of a set (`warm`)
+r() { name=$1; shift; python -m webui.cli synth game "$@" "${extra[@]}" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
 six() {  # two FUSE and one Countdown game in the held-out style, the same in the default style: seeds $1+1..$1+6
   local b=$1
   r h2s$((b + 1)) --seed $((b + 1)) --style heldout
@@ -65,6 +66,9 @@ if [ "${2:-}" = probe11 ]; then six 1900; exit 0; fi
 if [ "${2:-}" = probe12 ]; then six 2000; exit 0; fi
 # `probe13`: seeds 2101-2106, rendered in the forty-eighth session once probe12 had been looked into
 if [ "${2:-}" = probe13 ]; then six 2100; exit 0; fi
+# `warm`: seeds 2201-2206 under warm light (2900-3400 K, the default style's warm end), rendered in the
+# forty-ninth session to measure the light's colour undone (vision/cast.py) on games it was not found on
+if [ "${2:-}" = warm ]; then extra=(--set kelvin=2900,3400); six 2200; exit 0; fi
 if [ "${2:-}" = tune ]; then
   r s11 --seed 11
   r h2s88 --seed 88 --style heldout
@@ -74,7 +78,7 @@ if [ "${2:-}" = tune ]; then
   exit 0
 fi
 if [ -n "${2:-}" ]; then
-  echo "render-eval-games.sh: unknown set '$2' (expected one of: fresh unseen unseen2-5 probe probe2-13 tune)" >&2
+  echo "render-eval-games.sh: unknown set '$2' (expected one of: fresh unseen unseen2-5 probe probe2-13 warm tune)" >&2
   exit 2
 fi
 r s11 --seed 11

@@ -21,10 +21,11 @@ import cv2
 import numpy as np
 
 from models.metrics import box_iou
+from vision.cast import Cast
 from vision.corners import FACE_H_MM, FACE_W_MM, cut_to, find_corners
 from vision.detections import Detections
 from vision.gallery import Gallery
-from vision.identify import ACCEPT, COVERED, MIN_SEEN, Identity, skewed
+from vision.identify import ACCEPT, COVERED, MIN_SEEN, Identity, face_grid, skewed
 from vision.observation import CardSeen, ChipSpot, DieSeen, Point, TableObservation, chip_names
 from vision.roles import RoleReader
 
@@ -332,6 +333,8 @@ class TableLayout:
         self._gallery = gallery
         self._edition = edition
         self.roles = RoleReader(edition)
+        self.cast = Cast()
+        """The light's colour, learned from the cards named: cards are read with it undone."""
         self._known: list[_Known] = []
         self._previous = -1
         """The index of the last frame observed: a live source skips frames, so "seen last frame" means this."""
@@ -345,7 +348,7 @@ class TableLayout:
     def card(self, frame: np.ndarray, box: np.ndarray, kind: str, confidence: float, index: int = 0) -> CardSeen | None:
         """One card detection -> corners, identity (front types only) and chip spots; None if no card outline
         is found in the box."""
-        found = self._identify(frame, box, kind, confidence)
+        found = self._identify(self.cast.undo(frame), box, kind, confidence)
         return found[0] if found else None
 
     def _identify(self, frame: np.ndarray, box: np.ndarray, kind: str, confidence: float,
@@ -364,6 +367,9 @@ class TableLayout:
                     on_top = self._on_top(frame, corners, near)
             identity = on_top or identity
             corners = identity.corners
+            if identity.card_id is not None and identity.explained is not None:
+                self.cast.learn(face_grid(frame, corners), self.gallery.by_id[identity.card_id].grid,
+                                identity.explained)
         return self._seen(frame, kind, confidence, corners, identity), identity, on_top is not None
 
     def _on_top(self, frame: np.ndarray, corners: np.ndarray, long_side: float) -> Identity | None:
@@ -441,6 +447,7 @@ class TableLayout:
         self, frame: np.ndarray, detections: Detections, index: int = 0, elapsed: float = 0.0
     ) -> TableObservation:
         h, w = frame.shape[:2]
+        frame = self.cast.undo(frame)  # cards are compared with their print under white light
         cards_in = detections.cards[located(detections.cards) >= self.conf]
         cards: list[CardSeen] = []
         known: list[_Known] = []

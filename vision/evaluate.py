@@ -132,7 +132,7 @@ DETECTION_SOURCES = ("detector.py", "reader.py", "detections.py")
 """The modules of ``vision`` whose code makes a game's detections (what the detector sees of each frame) ..."""
 GATE_SOURCES = ("motion.py", "regions.py")
 """... and those that choose what it looks at (not with ``--every-frame``)."""
-LAYOUT_SOURCES = ("cards.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py")
+LAYOUT_SOURCES = ("cards.py", "cast.py", "corners.py", "identify.py", "gallery.py", "roles.py", "observation.py")
 """The modules of ``vision`` whose code makes an observation of the detections: their text keys the cached
 observations (with the catalog and the cards enrolled), so a change to them is measured, never a stale cache."""
 

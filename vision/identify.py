@@ -10,7 +10,8 @@ candidate, of one gain (lightness and chroma alike) and an offset per channel (s
 balance shift, not a green board passing for a navy one), refitted on the ``KEEP`` share of cells the candidate
 explains best. So a hand shifts no cell's normalisation; the cells a candidate still cannot explain (residual
 over ``COVERED``) are taken as covered for that candidate, and its score caps them at ``CAP``, so cover costs
-every candidate alike.
+every candidate alike. (A light of a strong colour, a gain per channel that this fit cannot take out, is undone
+before the layout reads cards: ``vision.cast``.)
 
 Rotation and tilt: the four readings of the corners are tried; then the corners are refined against the best
 card (an ECC homography on the cells it explains, ``refine``), since corners a few pixels off (a hand across an
@@ -204,6 +205,8 @@ class Identity:
     """Cells that tell the best card from the closest card that looks different."""
     near: tuple[str, ...] = ()
     """The cards scoring within ``RATIO`` of the best (itself included): what the face may be."""
+    explained: np.ndarray | None = None
+    """(CELLS,) bool: the cells the best card explains (the rest taken as covered)."""
 
 
 Reading = tuple[float, np.ndarray, np.ndarray, np.ndarray]
@@ -388,4 +391,5 @@ class Matcher:
         confidence = float(np.clip(min(1 - distance / accept, evidence / (2 * EVIDENCE)), 0, 1)) if known else 0.0
         card = self.ids[int(pick[0])]
         near = tuple(self.ids[int(k)] for k, sc in zip(pick, score) if sc <= RATIO * score_i)
-        return Identity(card if known else None, confidence, turned, distance, second, share, card, evidence, near)
+        return Identity(card if known else None, confidence, turned, distance, second, share, card, evidence, near,
+                        seen)

@@ -5,8 +5,9 @@ Every ``step``-th frame of ``game.mp4``, against ``frames.json.gz``:
 
 - cards: each face-up card at least ``min-visible`` visible, corners found in its truth box by
   ``vision.corners.find_corners`` and identified by the built-in gallery's matcher (no cache: every view is
-  identified afresh). ``right``/``wrong``/``unknown`` count the names given; ``top right`` counts views whose
-  closest card (named or not) is the right one.
+  identified afresh) in the frame as the layout reads it (the light's colour it learnt undone, ``vision.cast``).
+  ``right``/``wrong``/``unknown`` count the names given; ``top right`` counts views whose closest card (named or
+  not) is the right one.
 - dice on chips, given the truth die boxes: ``truth cards`` puts them on chip spots of the truth corners and ids
   (``assign_dice`` alone); ``seen cards`` on the cards as recognised above (the layout's real input). A die
   resting on a chip counts ``right`` (card, chip and level), ``wrong`` (another chip) or ``missed`` (loose);
@@ -161,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         score_dice_seen(dice, observed.dice, {c.card_id for c in observed.cards if c.card_id}, dice_layout)
         index += 1
         truth_cards, seen_cards = [], []
+        looks = running.cast.undo(frame)  # the cards as the layout reads them: the light's colour it learnt undone
         for card in truth["cards"]:
             if card["type"] not in FRONT_TYPES or not card["face_up"]:
                 continue
@@ -174,12 +176,12 @@ def main(argv: list[str] | None = None) -> int:
                 if seen is not None:  # the layout tries every card it is given
                     seen_cards.append(seen)
                 continue
-            corners = find_corners(frame, card["box"])
+            corners = find_corners(looks, card["box"])
             if corners is None:
                 cards_tally["no corners"] += 1
                 continue
             start = time.perf_counter()
-            identity = gallery.matcher.match(frame, corners)
+            identity = gallery.matcher.match(looks, corners)
             times.append(time.perf_counter() - start)
             band = "whole" if card["visible"] >= 0.99 else "part"
             tally = by_cover.setdefault(band, Counter())
