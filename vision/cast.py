@@ -25,8 +25,9 @@ MIN_SAMPLES = 3
 NEUTRAL = 1.0
 """A cast whose strongest channel's gain is under 1 + this times its weakest is left as it is: the matcher's
 own fit copes with that. On the 30 unseen4-5 and probe11-13 games (``python -m vision.evaluate GAMES --cache
-runs/cache``) the named cards show casts of 1.2-1.8 but s2104's 3.0; undoing casts from 1.25 up gave 1,730 ->
-1,731 events matched (s2104 33 -> 62) but 35 -> 33 flags (h3s1002 59 -> 45 events, cd2s1903 56 -> 47)."""
+runs/cache``) the named cards show casts of 1.2-1.8 but s2104's 3.0. Undoing casts from 1.25 up gained s2104
+(33 -> 62 events) but lost others (h3s1002 59 -> 45, cd2s1903 56 -> 47; flags 35 -> 33 of 45); from 2 up only
+s2104 moves: 1,730 -> 1,759 of 2,098 events, flags 35 of 45 either way (fiftieth session)."""
 SANE = (0.05, 20.0)
 """Gains (against green) outside this are no light's colour (a misread face): the card teaches nothing."""
 
