@@ -976,11 +976,16 @@ class Resync:
         if task[0] == "spark" and change.card != "?":  # drawn by the owing player nearest where it turned up
             player = self._spark_drawer(change.where)
             outcomes = [A.DrawSpark(player, a.card) for a in outcomes]
-        # the card it looked most like first, if it can come, then the cards it resembles, closest first
-        outcomes.sort(key=lambda a: (a.card != change.likely, _place(change.resembles, a.card)))
+        # the card named since where it lies is that card, not one seen elsewhere (warm cd3s2206: a card dealt and
+        # set aside, named before its report, took another stand-in, and the deal was read out of step)
+        named = next((c.card for c in self._pending if c.kind == "card=" and c.where is not None
+                      and change.where is not None and dist(c.where, change.where) <= change.size), "")
+        seen, hint = self._seen_cards() - {named}, named or change.likely
+        # that card or the one it looked most like first, if it can come, then the cards it resembles, closest first
+        outcomes.sort(key=lambda a: (a.card != hint, _place(change.resembles, a.card)))
         for outcome in outcomes:
             card, action = outcome.card, str(outcome)
-            if card in self._seen_cards() or self.state.game.card(card).kind != change.type:
+            if card in seen or self.state.game.card(card).kind != change.type:
                 continue
             after = self.state.clone()
             try:
@@ -992,7 +997,7 @@ class Resync:
             else:
                 area = after.players[player]
                 kept = [c.id for c in area.cards] + ([area.role.id] if area.role else [])
-            looks_set_aside = first_aside and card == change.likely and card in after.set_aside
+            looks_set_aside = first_aside and card == hint and card in after.set_aside
             if not looks_set_aside and ((card in after.set_aside) != aside or (card not in kept and not aside)):
                 continue  # a card that would be dealt again (a starting hand it breaks): not the simplest
             if change.card != "?":

@@ -65,6 +65,30 @@ def test_clear_views_of_cards_with_a_near_twin_are_named(tmp_path, monkeypatch: 
     assert right >= 3 * len(TWINS) - 3 and not wrong
 
 
+SPOTLESS_TWINS = ("C-G47", "C-G50")
+"""Countdown's ziggurats whose last chips are blue4 and blue2: the digit moves no cell by ``identify.STEP``, so
+before spotless views were named on their score alone (``identify.SPOTLESS``) no view of either was ever named,
+however clean (0 of 8 at 120-300 px wide)."""
+
+
+def test_spotless_views_of_twins_a_digit_apart_are_named(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    from datasets.cardface import card_texture
+    from datasets.scene import CardFace
+    from rules.catalog import load_catalog
+    from vision.gallery import Gallery
+
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    matcher = Gallery.load("countdown", enrolled=False).matcher
+    cards = {c.id: c for c in load_catalog("countdown", include_user=False).cards}
+    rng = np.random.default_rng(11)
+    for card_id in SPOTLESS_TWINS:
+        face = np.ascontiguousarray(card_texture(CardFace.from_card(cards[card_id]))[0][..., :3])
+        for _ in range(3):
+            frame, corners, _ = view(face, rng, tilt=15, width=115)
+            identity = matcher.match(frame, corners)
+            assert identity.card_id == card_id, (card_id, identity.card_id, identity.distance, identity.evidence)
+            assert identity.confidence > 0
+
 def test_a_card_whose_outline_runs_on_into_a_neighbour_is_named_with_that_corner_completed(  # type: ignore[no-untyped-def]
     tmp_path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -1493,3 +1493,22 @@ def test_cards_dealt_in_one_frame_are_reported_from_the_players_left() -> None:
     deals = [e.action for e in referee.events if not e.undone and e.action.startswith("deal")]
     assert deals == ["deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G28"]
     assert all(e.accepted for e in referee.events if not e.undone) and len(referee.state.row) == 5
+
+
+def test_an_unknown_card_named_where_it_lies_before_its_report_is_dealt_as_that_card() -> None:
+    """p1 is dealt F-G21 (worth 4), then a card put away from the hand that the camera names only while its report
+    waits: F-G28 (4), which the starting-hand rule sets aside. Its stand-in is that card, not another that keeps
+    the hand, so the next card is p1's again (warm cd3s2206's C-G47: taken as another card, the deal was read one
+    card out of step)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+            Change("card+", 12, 2.0, "?1", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 15, 2.5, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+            Change("card=", 18, 3.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
+            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    _run(interp, deal, 12.0)
+    deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G28", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
+    assert all(e.accepted for e in referee.events if not e.undone)
