@@ -40,6 +40,11 @@ def _run(interp: Interpreter, timeline: list[Change], until: float) -> None:
         t = round(t + 1 / 6, 4)
 
 
+def _bomb(card: str, at: float, x: float, y: float, kind: str = "card+") -> Change:
+    """A bomb card turning up (or, ``kind``, named since) at (x, y), 80 px across."""
+    return Change(kind, int(at * 6), at, card, where=(x, y), type="bomb", size=80.0)
+
+
 def _actions(referee: Referee) -> list[str]:
     return [e.action for e in referee.events if not e.undone][len(SETUP):]
 
@@ -1482,12 +1487,9 @@ def test_cards_dealt_in_one_frame_are_reported_from_the_players_left() -> None:
     the hand lies from p2's left, and the game is the same."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    def bomb(card: str, at: float, x: float, y: float) -> Change:
-        return Change("card+", int(at * 6), at, card, where=(x, y), type="bomb", size=80.0)
-
-    deal = [bomb("F-G21", 1.0, 300, 600), bomb("F-G10", 2.0, 420, 600), bomb("F-G28", 3.0, 300, 100),
-            bomb("F-G04", 3.0, 420, 100)]
-    deal += [bomb(card, 4.0 + k, 200 + 120 * k, 350) for k, card in enumerate(("F-011", "F-015", "F-009", "F-G07",
+    deal = [_bomb("F-G21", 1.0, 300, 600), _bomb("F-G10", 2.0, 420, 600), _bomb("F-G28", 3.0, 300, 100),
+            _bomb("F-G04", 3.0, 420, 100)]
+    deal += [_bomb(card, 4.0 + k, 200 + 120 * k, 350) for k, card in enumerate(("F-011", "F-015", "F-009", "F-G07",
                                                                                  "F-G06"))]
     _run(interp, deal, 12.0)
     deals = [e.action for e in referee.events if not e.undone and e.action.startswith("deal")]
@@ -1502,12 +1504,8 @@ def test_an_unknown_card_named_where_it_lies_before_its_report_is_dealt_as_that_
     card out of step)."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     interp = Interpreter(referee)
-    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 12, 2.0, "?1", where=(900.0, 300.0), type="bomb", size=80.0),
-            Change("card+", 15, 2.5, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
-            Change("card=", 18, 3.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0),
-            Change("card+", 30, 5.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
-            Change("card+", 36, 6.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    deal = [_bomb("F-G21", 1.0, 300, 600), _bomb("?1", 2.0, 900, 300), _bomb("F-G10", 2.5, 420, 600),
+            _bomb("F-G28", 3.0, 900, 300, "card="), _bomb("F-G04", 5.0, 300, 100), _bomb("F-G05", 6.0, 420, 100)]
     _run(interp, deal, 12.0)
     deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
     assert deals == ["deal p1 F-G21", "deal p1 F-G28", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
