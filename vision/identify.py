@@ -107,6 +107,13 @@ of either was ever named, however clean. ``python -m vision.measure_cards data/p
 named right 89 -> 125 of 249, none wrong either way (a throwaway sweep over the 36 games' truth boxes: 145 more of
 2,392 unknown views named, all right); in the games (``python -m vision.evaluate``,
 fiftieth session) the 30 unseen4-5 and probe11-13 games 1,759 -> 1,767 events, a flag more, warm 326 -> 328."""
+ALSO_SHARP = True
+"""A lined-up face left unknown at the blur that fits it best (one of ``SOFTER``) is judged again, by every rule, at
+``BLUR``: a softer comparison smooths the cells that tell twins apart (a digit on a chip, C-G27's 1 against C-G25's
+5), and a face soft only in its blown-out chips (the held-out style's bright light) is still sharp in them.
+``python -m vision.measure_cards data/warm/cd2s2203 --step 40``: views named right 103 -> 124 of 225, none wrong
+either way; the layout's 177 -> 197 right, 50 -> 30 unknown (a throwaway sweep over the 36 games' truth boxes, every
+40th frame: 152 unknown views named, all right). The 36 games (fifty-first session) 2,095 events either way."""
 COVERED = 0.04
 """A cell a candidate explains worse than this is taken as covered for it (hand, die, glare)."""
 CAP = 0.03
@@ -375,7 +382,13 @@ class Matcher:
             return first
         # the face lined up with the best card: a clean view of it now leaves almost no residual, while a
         # different print (an unenrolled twin, another board) still does, so the strict ACCEPT holds
-        lined_up = self._decide(*self._read_at_fitting_blur(normalised_cells(face_grid(frame, nudged))), nudged)
+        q = normalised_cells(face_grid(frame, nudged))
+        sharp = self._read(q)
+        fitting = self._read_at_fitting_blur(q, sharp)
+        lined_up = self._decide(*fitting, nudged)
+        if ALSO_SHARP and lined_up.card_id is None and fitting is not sharp:
+            at_sharp = self._decide(*sharp, nudged)
+            lined_up = at_sharp if at_sharp.card_id is not None else lined_up
         # corners lined up with a card not named could be pulled towards the wrong print: keep them as found
         return lined_up if lined_up.card_id is not None else replace(lined_up, corners=best[4])
 
