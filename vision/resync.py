@@ -881,9 +881,9 @@ class Resync:
 
     def _lifted_unseen(self) -> dict[str, Change]:
         """The dice of the roll being distributed lately picked up from the roll area (their ``loose-``) and seen on
-        no chip since, in the roll's order."""
+        no chip since, in the roll's order. A die read again where it lies (a ``turned`` pair) was not picked up."""
         on_chips = set(self._table.values())
-        lifted = {c.die: c for c in self._left if c.die not in on_chips}
+        lifted = {c.die: c for c in self._left if c.die not in on_chips and not c.turned}
         return {str(d): lifted[str(d)] for d in self.state.roll if str(d) in lifted}
 
     def _infer_roll(self, change: Change) -> bool:

@@ -952,6 +952,39 @@ def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_b
     assert referee.violations == []
 
 
+
+def test_a_die_of_the_roll_read_again_where_it_lies_is_no_die_lifted_when_a_card_leaves_one_die_short() -> None:
+    """Countdown, two players (probe13 cd2s2103 at 86 s): p2's spark is drawn unseen, so the game takes the next
+    roll only once it gives the spark up. Meanwhile black1 is read again where it lies (black4). Then C-G13 ([#] +
+    [#] = 5) leaves with yellow4 on chip 1 as the green1 lifted from the roll area is seen nowhere: black1 would
+    complete it too, but it was never lifted, so green1 is placed and the card defused."""
+    setup = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
+             "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
+             "roll yellow1 blue5 yellow4 black2", "place yellow4 C-G13:1", "place blue5 C-G40:1", "done",
+             "spark p1 S-G05")
+    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    assert referee.state.tasks[0] == ("spark", 1)
+    black = (620.0, 400.0)
+    _run_from(interp, [
+        Change("card+", 0, 0.0, "C-G13", where=(400.0, 600.0), type="bomb", size=80.0),
+        Change("card+", 0, 0.0, "C-G40", where=(300.0, 650.0), type="bomb", size=80.0),
+        Change("card+", 0, 0.0, "C-G52", where=(300.0, 350.0), type="bomb", size=80.0),
+        Change("die+", 6, 1.0, "C-G40", 1, "blue5", where=(290.0, 650.0)),
+        Change("die+", 6, 1.0, "C-G13", 1, "yellow4", where=(390.0, 600.0)),
+        *_loose(("green1", "red3", "blue6", "black1"), 2.0),
+        Change("loose-", 18, 3.0, die="black1", where=black, turned=True),
+        Change("loose+", 18, 3.0, die="black4", where=black, turned=True),
+        Change("loose-", 30, 5.0, die="red3", where=(540.0, 400.0)),
+        Change("die+", 33, 5.5, "C-G40", 2, "red3", where=(310.0, 650.0)),
+        Change("loose-", 39, 6.5, die="green1", where=(500.0, 400.0)),
+        Change("die-", 48, 8.0, "C-G13", 1, "yellow4", where=(400.0, 600.0)),
+        Change("card-", 48, 8.0, "C-G13", where=(400.0, 600.0), type="bomb"),
+        Change("card>", 54, 9.0, "C-G52", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
+    ], 0.0, 20.0)
+    actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup):]
+    assert "place green1 C-G13:2" in actions and "defuse C-G13 take C-G52" in actions, actions
+    assert referee.violations == []
+
 CD3S206 = ("deal p1 C-G01", "deal p1 C-G07", "deal p2 C-G22", "deal p2 C-G51", "deal p3 C-G17", "deal p3 C-G11",
            "reveal C-G20", "reveal C-G23", "reveal C-G12", "reveal C-G18", "reveal C-G25", "role p1 R-3",
            "role p2 R-7", "role p3 R-5", "roll black/yellow4 blue/red1 green6 yellow6", "place yellow6 C-G01:1",
