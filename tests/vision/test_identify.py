@@ -3,6 +3,8 @@ is still named, and never as another card."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import pytest
@@ -42,25 +44,33 @@ clear views of each (tilted up to 15 degrees, 115 px wide, as in the rendered ga
 wrong; 6 of 15 before clear views were named on two cells of evidence (``identify.CLEAR_EVIDENCE``)."""
 
 
-def test_clear_views_of_cards_with_a_near_twin_are_named(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def _countdown_views_named(card_ids: tuple[str, ...], seed: int, seen_as: Callable[[np.ndarray], np.ndarray]
+                           = lambda frame: frame) -> tuple[int, list[tuple[str, str]]]:
+    """Three views of each Countdown card (tilted up to 15 degrees, 115 px wide, as in the rendered games), each
+    ``seen_as`` the camera sees it: how many the matcher names right, and the (card, name) of those it names
+    wrong."""
     from datasets.cardface import card_texture
     from datasets.scene import CardFace
     from rules.catalog import load_catalog
     from vision.gallery import Gallery
 
-    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     matcher = Gallery.load("countdown", enrolled=False).matcher
     cards = {c.id: c for c in load_catalog("countdown", include_user=False).cards}
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     right, wrong = 0, []
-    for card_id in TWINS:
+    for card_id in card_ids:
         face = np.ascontiguousarray(card_texture(CardFace.from_card(cards[card_id]))[0][..., :3])
         for _ in range(3):
             frame, corners, _ = view(face, rng, tilt=15, width=115)
-            name = matcher.match(frame, corners).card_id
+            name = matcher.match(seen_as(frame), corners).card_id
             right += name == card_id
             if name not in (None, card_id):
                 wrong.append((card_id, name))
+    return right, wrong
+
+def test_clear_views_of_cards_with_a_near_twin_are_named(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    right, wrong = _countdown_views_named(TWINS, seed=7)
     print(f"\n{right} of {3 * len(TWINS)} clear views of near twins named right, wrong: {wrong}")
     assert right >= 3 * len(TWINS) - 3 and not wrong
 
@@ -104,24 +114,8 @@ def _blown_out(frame: np.ndarray) -> np.ndarray:
 
 
 def test_blown_out_views_of_look_alikes_are_named(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    from datasets.cardface import card_texture
-    from datasets.scene import CardFace
-    from rules.catalog import load_catalog
-    from vision.gallery import Gallery
-
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
-    matcher = Gallery.load("countdown", enrolled=False).matcher
-    cards = {c.id: c for c in load_catalog("countdown", include_user=False).cards}
-    rng = np.random.default_rng(3)
-    right, wrong = 0, []
-    for card_id in BLOWN_OUT:
-        face = np.ascontiguousarray(card_texture(CardFace.from_card(cards[card_id]))[0][..., :3])
-        for _ in range(3):
-            frame, corners, _ = view(face, rng, tilt=15, width=115)
-            name = matcher.match(_blown_out(frame), corners).card_id
-            right += name == card_id
-            if name not in (None, card_id):
-                wrong.append((card_id, name))
+    right, wrong = _countdown_views_named(BLOWN_OUT, seed=3, seen_as=_blown_out)
     print(f"\n{right} of {3 * len(BLOWN_OUT)} blown-out views of look-alikes named right, wrong: {wrong}")
     assert right >= 10 and not wrong
 

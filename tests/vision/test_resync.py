@@ -926,15 +926,19 @@ def test_a_die_settling_while_sparks_are_owed_takes_back_the_done_and_the_spark_
     assert referee.violations == []
 
 
+C_G13_SPARK_DRAWN = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2 C-G24", "reveal C-G52",
+                     "reveal C-G36", "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4",
+                     "ready", "roll yellow1 blue5 yellow4 black2", "place yellow4 C-G13:1", "place blue5 C-G40:1",
+                     "done", "spark p1 S-G05")
+"""Countdown, two players: p2's C-G13 ([#] + [#] = 5) holds yellow4 on chip 1; two dice were not taken, p1's spark
+is drawn and p2's owed."""
+
 def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_back_the_done() -> None:
     """Countdown, two players: yellow1 went onto C-G13:2 ([#] + [#] = 5, yellow4 on chip 1) unseen, so sparks
     seemed owed and p1's was drawn; then C-G13 leaves the table, a row card taken to its place: the ``done`` is
     taken back, yellow1 (of the roll's dice left, the one that completes the card) placed when a yellow die was last
     picked up from the roll area, and the card defused."""
-    setup = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
-             "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
-             "roll yellow1 blue5 yellow4 black2", "place yellow4 C-G13:1", "place blue5 C-G40:1", "done",
-             "spark p1 S-G05")
+    setup = C_G13_SPARK_DRAWN
     referee, interp = _dealt(GameConfig("countdown", 2), setup)
     _run_from(interp, [
         Change("card+", 6, 1.0, "C-G13", where=(400.0, 600.0), type="bomb", size=80.0),
@@ -958,10 +962,7 @@ def test_a_die_of_the_roll_read_again_where_it_lies_is_no_die_lifted_when_a_card
     roll only once it gives the spark up. Meanwhile black1 is read again where it lies (black4). Then C-G13 ([#] +
     [#] = 5) leaves with yellow4 on chip 1 as the green1 lifted from the roll area is seen nowhere: black1 would
     complete it too, but it was never lifted, so green1 is placed and the card defused."""
-    setup = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
-             "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready",
-             "roll yellow1 blue5 yellow4 black2", "place yellow4 C-G13:1", "place blue5 C-G40:1", "done",
-             "spark p1 S-G05")
+    setup = C_G13_SPARK_DRAWN
     referee, interp = _dealt(GameConfig("countdown", 2), setup)
     assert referee.state.tasks[0] == ("spark", 1)
     black = (620.0, 400.0)
