@@ -504,7 +504,11 @@ class TableLayout:
                 if turns is not None:
                     name = self._turned(name, turns)
                 cards.append(name)
-                known.append(replace(old, card=name, last=index, name=name, turns=turns))  # type: ignore[arg-type]
+                # (in the larger of its boxes: one kept from where a hand cut it, cd3s1006's C-G47, is not the place
+                # the card shows in whole when the hand goes, nor is one cut as a hand comes, h2s1001's F-011)
+                whole = box.copy() if _area(box) > _area(old.box) else old.box  # type: ignore[union-attr]
+                known.append(replace(old, box=whole, card=name, last=index, name=name,  # type: ignore[arg-type]
+                                     turns=turns))
                 continue
             if seen.card_id is not None and (turns is None or turns.card_id != seen.card_id):
                 turns = Turns(seen)

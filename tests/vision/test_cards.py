@@ -596,3 +596,47 @@ def test_a_card_named_through_a_cut_of_its_outline_is_read_again_and_then_keeps_
     cv2.rectangle(frame, (x1 + 10, y1 + 15), (x2 - 10, y2 - 10), (120, 150, 200), -1)  # a hand over its chips
     moved = top + np.float32([-6, -4, 6, 4])  # boxed round the card alone now
     assert layout.observe(frame, seen([*xyxy, moved]), RETRY_FRAMES + 3).cards[-1].card_id == card
+
+
+def test_a_card_keeping_its_name_under_a_hand_keeps_the_largest_of_its_boxes(  # type: ignore[no-untyped-def]
+        sample, tmp_path, monkeypatch) -> None:
+    """A card named through a box a hand cut a little is then seen whole, covered, a die on it: it keeps its name
+    and its place becomes the whole box, so a hand cutting the box on the other side does not unname it
+    (cd3s1006's C-G47). Boxes cut smaller and smaller as a hand comes do not shrink the place: seen whole again,
+    the card is still the one named there (h2s1001's F-011)."""
+    monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
+    img, truth = sample[1]
+    cards = [c for c in truth["cards"] if c.get("label") and c.get("box")]
+    names = tuple(sorted({c["label"] for c in cards} | {"red5"}))
+    k = next(i for i, c in enumerate(cards) if c["id"] == "F-016")
+    whole = np.array(cards[k]["box"], np.float32)
+    width = float(whole[2] - whole[0])
+
+    def seen(box: np.ndarray, die_at: tuple[float, float] | None = None) -> Detections:
+        xyxy = np.array([c["box"] for c in cards], np.float32)
+        xyxy[k] = box
+        labels = [c["label"] for c in cards]
+        if die_at is not None:
+            xyxy = np.vstack([xyxy, [[die_at[0] - 9, die_at[1] - 9, die_at[0] + 9, die_at[1] + 9]]])
+            labels.append("red5")
+        return Detections(xyxy, np.ones(len(labels)), [names.index(n) for n in labels], names)
+
+    def named(observation) -> bool:  # type: ignore[no-untyped-def]
+        return "F-016" in {c.card_id for c in observation.cards}
+
+    layout = TableLayout(edition="fuse")
+    first = layout.observe(img, seen(whole + np.float32([0.11 * width, 0, 0, 0])), 0)  # its left edge cut
+    card = next(c for c in first.cards if c.card_id == "F-016")
+    covered = img.copy()
+    corners = np.array(card.corners, np.int32)
+    cv2.fillConvexPoly(covered, corners, (60, 110, 170))  # a hand over the whole face, its edges still showing
+    cv2.polylines(covered, [corners], True, (250, 250, 250), 2)
+    die = card.chips[0].centre
+
+    def cut(share: float) -> np.ndarray:  # the right side cut off, ``share`` of the card's width left
+        return whole - np.float32([0, 0, (1 - share) * width, 0])
+
+    assert named(layout.observe(covered, seen(whole, die), 1))
+    assert named(layout.observe(covered, seen(cut(0.55), die), 2))  # overlapping the first box by less than half
+    layout.observe(covered, seen(cut(0.3), die), 3)  # the box walked smaller as the hand came
+    assert named(layout.observe(covered, seen(whole, die), 4))
