@@ -926,8 +926,12 @@ class Interpreter(Resync):
         (a ``done`` or a spark it missed), its dice placed while the catch-up waits."""
         if any(colours(str(d)) == colours(change.die) for d in self.state.roll):
             return False
-        return any(c.kind == "loose+" and c.elapsed < change.elapsed and colours(c.die) == colours(change.die)
-                   and self._heap(c) for c in self._pending)
+        landed = [c for c in self._pending if c.kind == "loose+" and c.elapsed < change.elapsed
+                  and colours(c.die) == colours(change.die)]
+        # (or glimpsed once, brief, while such a heap waits: p4s1905's black6, seen in the roll area only as it
+        # was lifted, the heap it landed with seen two dice short)
+        return any(self._heap(c) for c in landed) or any(c.brief for c in landed) and any(
+            c.kind == "loose+" and c.elapsed < change.elapsed and self._heap(c) for c in self._pending)
 
     def _on_top_of_held(self, change: Change) -> Change:
         """A die seen on a chip where the game holds another die, on a card that stacks chips on that one: the die

@@ -1403,6 +1403,23 @@ def test_a_die_of_the_next_roll_placed_before_the_game_caught_up_waits_for_the_c
     assert referee.violations == [] and not any(c.action == "place blue2 F-G04:3" for c in interp.confirms)
 
 
+def test_a_die_glimpsed_once_as_the_next_roll_lands_a_die_short_waits_for_the_catch_up() -> None:
+    """The same missed done, but the next roll is seen landing two dice short: its blue2 is glimpsed once (a brief
+    reading, in no heap) and put on F-G04:3 before its last die, green5, shows. The placement waits for the roll
+    that holds it, rather than being taken for the old roll's (probe11 p4s1905's black6)."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2"):
+        referee.submit(action)
+    _run(interp, [*_loose(("yellow3", "red4"), 3.0, x=700.0),
+                  Change("loose+", 21, 3.5, die="blue2", where=(780.0, 400.0), brief=True),
+                  Change("loose-", 27, 4.5, die="blue2", where=(780.0, 400.0)),
+                  Change("die+", 30, 5.0, "F-G04", 3, "blue2", confidence=0.9),
+                  *_loose(("green5",), 6.0, x=820.0)], 16.0)
+    assert _actions(referee)[-2:] == ["roll yellow3 red4 blue2 green5", "place blue2 F-G04:3"]
+    assert referee.violations == []
+
+
 def test_what_a_catch_up_takes_is_dated_by_what_the_table_showed() -> None:
     """The same table, but p1's black1 was seen leaving its chip at 10 s (the game, waiting for the unused die
     rolled again, could not use that then): the return inferred when the next roll lands is dated 10 s, and
