@@ -255,8 +255,8 @@ class Tracker:
                 by_id[card.instead_of].displaced = True
             free = [t for t in self.cards.values() if t.key not in seen and not (card.card_id and t.card_id)
                     and not t.displaced]
-            near = min(free, key=lambda t: _dist(t.centre, centre), default=None)
-            if near is not None and _dist(near.centre, centre) < self.settings.move_share * size:
+            near = min(free, key=lambda t: _reach(t, centre), default=None)
+            if near is not None and _reach(near, centre) < self.settings.move_share * size:
                 seen[near.key] = card
                 continue
             key = card.card_id or self._new_unknown()
@@ -794,6 +794,14 @@ def _centre(card: CardSeen) -> Point:
     xs = [p[0] for p in card.corners]
     ys = [p[1] for p in card.corners]
     return (sum(xs) / 4, sum(ys) / 4)
+
+
+def _reach(track: _Card, centre: Point) -> float:
+    """How far a card seen at ``centre`` is from ``track``: from where it was seen last, or where it was committed
+    (a hand over a card drags its box away for a moment, and the card shows again where it lay: cd2s1903's spark
+    S-G20, which took a second track and was drawn twice)."""
+    near = _dist(track.centre, centre)
+    return min(near, _dist(track.at, centre)) if track.committed else near
 
 
 def _short_side(card: CardSeen) -> float:

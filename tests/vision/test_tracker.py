@@ -219,6 +219,19 @@ def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() 
     assert sorted((c.kind, c.card, c.likely) for c in changes) == [("card+", "?1", "F-002"), ("card+", "F-001", "")]
 
 
+def test_an_unknown_card_whose_box_a_hand_drags_away_is_the_same_card_where_it_lay() -> None:
+    """A hand over an unknown card drags its box 30 px aside for a frame (its short side is 60 px), then further,
+    and it shows again where it lay: the same card, not one taken away and another put down (cd2s1903's spark
+    S-G20, drawn twice)."""
+    unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
+
+    def shifted(dx: float) -> CardSeen:
+        return replace(unknown, corners=tuple((x + dx, y) for x, y in unknown.corners))
+
+    frames = [((unknown,), ())] * 8 + [((shifted(-20.0),), ()), ((shifted(-40.0),), ())] + [((unknown,), ())] * 40
+    assert kinds(run(frames)) == [("card+", "?1", 0, "")]
+
+
 def loose(name: str, x: float = 600.0, y: float = 400.0) -> DieSeen:
     return DieSeen(name, (x - 8, y - 8, x + 8, y + 8), 0.9)
 
