@@ -205,6 +205,10 @@ class InterpreterSettings:
     colours unless that die still lies loose this many seconds after it was seen there: then it is the card's
     print read as a die (read faintly as the roll's very die, the print while that die lies where the roll landed
     ``wait_s`` after)."""
+    surer_lift_s: float = 0.5
+    """A die read faintly (under ``min_confidence``) lost from its chip when a die is to be returned waits this long
+    after it was committed for a surer die of the same player's lost with it: the hand lifting one die often hides a
+    faint die beside it (a second or two, so waiting longer lets other changes the return explains come first)."""
 
 
 @dataclass
@@ -1008,6 +1012,8 @@ class Interpreter(Resync):
             return True
         card = self._held(change.card)
         if self.state.phase == "lose":
+            if self._surer_lift_may_come(change):
+                return False
             self._done(change)
             action = f"return {change.card}:{change.chip}"
             if "must return a die matching" in self._trial(action):
@@ -1025,6 +1031,18 @@ class Interpreter(Resync):
             self.notes.append(f"every die lifted from {change.card} by {change.elapsed:.2f} s: taken as gone")
         return False  # the dice of a card being defused (used when the card leaves), or a die to return once an
         # unused die is rolled again (the roll comes first); a die lost from sight alone says nothing
+
+    def _surer_lift_may_come(self, change: Change) -> bool:
+        """Whether a die read faintly, lost from its chip as a die is to be returned, may be only hidden by the hand
+        that lifts another: a surer die lifted from the same player's cards then (``surer_lift_s``) is the die
+        returned (probe13 s2104's blue3, faint on a navy board, lost under the hand lifting black1)."""
+        if change.confidence >= self.settings.min_confidence:
+            return False
+        owner = self._owner(change.card)
+        if any(c.kind == "die-" and c is not change and c.confidence > change.confidence
+               and self._owner(c.card) == owner and self._chip_die(c.card, c.chip) is not None for c in self._pending):
+            return True
+        return self._now[1] - self._arrived.get(id(change), -inf) < self.settings.surer_lift_s
 
     def _taken_back(self, change: Change) -> None:
         """A die lifted from a chip where a placement the rules refuse was only asked about (vision was unsure of

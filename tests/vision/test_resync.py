@@ -1363,6 +1363,20 @@ def test_a_return_never_seen_is_inferred_when_the_next_roll_lands(ambiguous: boo
     assert referee.violations == [] and any("inferred" in n for n in interp.notes)
 
 
+def test_a_faint_die_lost_under_the_hand_that_lifts_the_return_is_not_the_return() -> None:
+    """The unused red1 costs p1 a die matching it, and both its dice match. The hand lifting black1 from F-G21:1
+    hides green1, read faintly, beside it a frame before: the surer die lifted is the return, and green1, seen
+    again where it lay, still lies there (probe13 s2104's blue3 and black1)."""
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 green1 blue5", "place black1 F-G21:1", "place green1 F-G21:2",
+                   "place blue5 F-G04:1", "done", "unused red1"):
+        referee.submit(action)
+    _run(interp, [Change("die-", 30, 5.0, "F-G21", 2, "green1", confidence=0.3),
+                  Change("die-", 31, 5.17, "F-G21", 1, "black1", confidence=0.8),
+                  Change("die+", 48, 8.0, "F-G21", 2, "green1", confidence=0.3)], 12.0)
+    assert _actions(referee)[-1] == "return F-G21:1" and referee.violations == []
+
+
 def test_a_die_lying_on_a_card_off_its_chips_lifted_while_a_return_is_owed_is_that_return() -> None:
     """The unused red1 costs p1 a die matching it, and p1's black1 on F-G21 is seen lying on the card but on no
     chip the layout knows: lifting it is the return of F-G21:1, the one matching die of its colour there."""
