@@ -250,6 +250,7 @@ def _unused_yellow1(confidence: float = 0.9, first: tuple = ()):  # noqa: ANN202
     for card, chip, die in first:
         interp.feed([Change("die-", 60, 10.0, card, chip, die)], 60, 10.0)
     interp.feed([Change("die-", 66, 11.0, "F-G10", 1, "green4", confidence)], 66, 11.0)
+    interp.feed([], 70, 11.67)  # (a faint die lost waits a moment for a surer one lifted with it)
     return referee, interp
 
 
