@@ -208,7 +208,7 @@ class InterpreterSettings:
     surer_lift_s: float = 0.5
     """A die read faintly (under ``min_confidence``) lost from its chip when a die is to be returned waits this long
     after it was committed for a surer die of the same player's lost with it: the hand lifting one die often hides a
-    faint die beside it (a second or two, so waiting longer lets other changes the return explains come first)."""
+    faint die beside it. (A whole ``lift_s`` let other changes the return explains come first: h3s2102.)"""
 
 
 @dataclass
@@ -932,9 +932,11 @@ class Interpreter(Resync):
             return False
         landed = [c for c in self._pending if c.kind == "loose+" and c.elapsed < change.elapsed
                   and colours(c.die) == colours(change.die)]
-        # (or glimpsed once, brief, while such a heap waits: p4s1905's black6, seen in the roll area only as it
-        # was lifted, the heap it landed with seen two dice short)
-        return any(self._heap(c) for c in landed) or any(c.brief for c in landed) and any(
+        if any(self._heap(c) for c in landed):
+            return True
+        # or glimpsed once (brief) while such a heap waits: p4s1905's black6, seen in the roll area only as it was
+        # lifted, the heap it landed with seen two dice short
+        return any(c.brief for c in landed) and any(
             c.kind == "loose+" and c.elapsed < change.elapsed and self._heap(c) for c in self._pending)
 
     def _on_top_of_held(self, change: Change) -> Change:
