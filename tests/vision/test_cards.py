@@ -93,6 +93,26 @@ def test_layout_names_cards_and_puts_dice_on_chips(sample, tmp_path, monkeypatch
     assert set(got) <= set(on)
 
 
+def with_a_die(cards: list[dict], die_at: tuple[float, float] | None, boxes: np.ndarray | None = None) -> Detections:
+    """Detections of the truth's ``cards`` (at ``boxes`` if given) and, at ``die_at``, one red5 die."""
+    names = tuple(sorted({c["label"] for c in cards} | {"red5"}))
+    xyxy = np.array([c["box"] for c in cards], np.float32) if boxes is None else boxes
+    labels = [c["label"] for c in cards]
+    if die_at is not None:
+        xyxy = np.vstack([xyxy, [[die_at[0] - 9, die_at[1] - 9, die_at[0] + 9, die_at[1] + 9]]])
+        labels.append("red5")
+    return Detections(xyxy, np.ones(len(labels)), [names.index(n) for n in labels], names)
+
+
+def hand_over(img: np.ndarray, card: CardSeen) -> np.ndarray:
+    """``img`` with a hand over the whole face of ``card``, its edges still showing."""
+    covered = img.copy()
+    corners = np.array(card.corners, np.int32)
+    cv2.fillConvexPoly(covered, corners, (60, 110, 170))
+    cv2.polylines(covered, [corners], True, (250, 250, 250), 2)
+    return covered
+
+
 def test_a_card_keeps_its_name_when_it_comes_back_covered(sample, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A hand takes a named card out of the detections; it comes back with its chips covered (dice, the hand):
     it keeps its name, as the gallery's closest card to it is still that one."""
@@ -121,14 +141,10 @@ def test_an_unrecognisable_card_keeps_its_name_while_dice_lie_on_it(sample, tmp_
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     img, truth = sample[1]
     cards = [c for c in truth["cards"] if c.get("label") and c.get("box")]
-    names = tuple(sorted({c["label"] for c in cards} | {"red5"}))
     boxes = np.array([c["box"] for c in cards], np.float32)
 
     def detections(die_at: tuple[float, float] | None) -> Detections:
-        xyxy = boxes if die_at is None else np.vstack([boxes, [[die_at[0] - 9, die_at[1] - 9, die_at[0] + 9,
-                                                                 die_at[1] + 9]]])
-        labels = [c["label"] for c in cards] + ([] if die_at is None else ["red5"])
-        return Detections(xyxy, np.ones(len(labels)), [names.index(n) for n in labels], names)
+        return with_a_die(cards, die_at)
 
     kept = {}
     for with_die in (False, True):
@@ -138,11 +154,8 @@ def test_an_unrecognisable_card_keeps_its_name_while_dice_lie_on_it(sample, tmp_
         k = next(i for i, b in enumerate(boxes) if np.allclose(np.mean(card.corners, 0), (b[:2] + b[2:]) / 2, atol=3))
         gone = detections(None)
         layout.observe(img, Detections(np.delete(gone.xyxy, k, 0), np.delete(gone.confidence, k),
-                                       np.delete(gone.class_id, k), names), 1)
-        covered = img.copy()
-        corners = np.array(card.corners, np.int32)
-        cv2.fillConvexPoly(covered, corners, (60, 110, 170))  # a hand over the whole face, its edges still showing
-        cv2.polylines(covered, [corners], True, (250, 250, 250), 2)
+                                       np.delete(gone.class_id, k), gone.names), 1)
+        covered = hand_over(img, card)
         spot = card.chips[0].centre
         again = layout.observe(covered, detections(spot if with_die else None), 2)
         kept[with_die] = card.card_id in {c.card_id for c in again.cards}
@@ -607,19 +620,14 @@ def test_a_card_keeping_its_name_under_a_hand_keeps_the_largest_of_its_boxes(  #
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     img, truth = sample[1]
     cards = [c for c in truth["cards"] if c.get("label") and c.get("box")]
-    names = tuple(sorted({c["label"] for c in cards} | {"red5"}))
     k = next(i for i, c in enumerate(cards) if c["id"] == "F-016")
     whole = np.array(cards[k]["box"], np.float32)
     width = float(whole[2] - whole[0])
 
     def seen(box: np.ndarray, die_at: tuple[float, float] | None = None) -> Detections:
-        xyxy = np.array([c["box"] for c in cards], np.float32)
-        xyxy[k] = box
-        labels = [c["label"] for c in cards]
-        if die_at is not None:
-            xyxy = np.vstack([xyxy, [[die_at[0] - 9, die_at[1] - 9, die_at[0] + 9, die_at[1] + 9]]])
-            labels.append("red5")
-        return Detections(xyxy, np.ones(len(labels)), [names.index(n) for n in labels], names)
+        boxes = np.array([c["box"] for c in cards], np.float32)
+        boxes[k] = box
+        return with_a_die(cards, die_at, boxes)
 
     def named(observation) -> bool:  # type: ignore[no-untyped-def]
         return "F-016" in {c.card_id for c in observation.cards}
@@ -627,10 +635,7 @@ def test_a_card_keeping_its_name_under_a_hand_keeps_the_largest_of_its_boxes(  #
     layout = TableLayout(edition="fuse")
     first = layout.observe(img, seen(whole + np.float32([0.11 * width, 0, 0, 0])), 0)  # its left edge cut
     card = next(c for c in first.cards if c.card_id == "F-016")
-    covered = img.copy()
-    corners = np.array(card.corners, np.int32)
-    cv2.fillConvexPoly(covered, corners, (60, 110, 170))  # a hand over the whole face, its edges still showing
-    cv2.polylines(covered, [corners], True, (250, 250, 250), 2)
+    covered = hand_over(img, card)
     die = card.chips[0].centre
 
     def cut(share: float) -> np.ndarray:  # the right side cut off, ``share`` of the card's width left

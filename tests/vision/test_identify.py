@@ -68,6 +68,7 @@ def _countdown_views_named(card_ids: tuple[str, ...], seed: int, seen_as: Callab
                 wrong.append((card_id, name))
     return right, wrong
 
+
 def test_clear_views_of_cards_with_a_near_twin_are_named(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("FUSE_REFEREE_HOME", str(tmp_path))
     right, wrong = _countdown_views_named(TWINS, seed=7)

@@ -933,13 +933,13 @@ C_G13_SPARK_DRAWN = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G13", "deal p2
 """Countdown, two players: p2's C-G13 ([#] + [#] = 5) holds yellow4 on chip 1; two dice were not taken, p1's spark
 is drawn and p2's owed."""
 
+
 def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_back_the_done() -> None:
     """Countdown, two players: yellow1 went onto C-G13:2 ([#] + [#] = 5, yellow4 on chip 1) unseen, so sparks
     seemed owed and p1's was drawn; then C-G13 leaves the table, a row card taken to its place: the ``done`` is
     taken back, yellow1 (of the roll's dice left, the one that completes the card) placed when a yellow die was last
     picked up from the roll area, and the card defused."""
-    setup = C_G13_SPARK_DRAWN
-    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    referee, interp = _dealt(GameConfig("countdown", 2), C_G13_SPARK_DRAWN)
     _run_from(interp, [
         Change("card+", 6, 1.0, "C-G13", where=(400.0, 600.0), type="bomb", size=80.0),
         Change("card+", 6, 1.0, "C-G52", where=(300.0, 350.0), type="bomb", size=80.0),
@@ -949,7 +949,7 @@ def test_a_card_leaving_one_die_short_after_the_distribution_seemed_over_takes_b
         Change("card-", 120, 20.0, "C-G13", where=(400.0, 600.0), type="bomb"),
         Change("card>", 126, 21.0, "C-G52", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
     ], 0.0, 30.0)
-    events = [e for e in referee.events if not e.undone and e.accepted][len(setup) - 4:]
+    events = [e for e in referee.events if not e.undone and e.accepted][len(C_G13_SPARK_DRAWN) - 4:]
     assert [e.action for e in events] == ["place yellow4 C-G13:1", "place blue5 C-G40:1", "place yellow1 C-G13:2",
                                           "defuse C-G13 take C-G52"], events
     assert events[2].elapsed == 16.0 - interp.settings.clock_start  # put down once picked up from the roll area
@@ -962,8 +962,7 @@ def test_a_die_of_the_roll_read_again_where_it_lies_is_no_die_lifted_when_a_card
     roll only once it gives the spark up. Meanwhile black1 is read again where it lies (black4). Then C-G13 ([#] +
     [#] = 5) leaves with yellow4 on chip 1 as the green1 lifted from the roll area is seen nowhere: black1 would
     complete it too, but it was never lifted, so green1 is placed and the card defused."""
-    setup = C_G13_SPARK_DRAWN
-    referee, interp = _dealt(GameConfig("countdown", 2), setup)
+    referee, interp = _dealt(GameConfig("countdown", 2), C_G13_SPARK_DRAWN)
     assert referee.state.tasks[0] == ("spark", 1)
     black = (620.0, 400.0)
     _run_from(interp, [
@@ -982,7 +981,7 @@ def test_a_die_of_the_roll_read_again_where_it_lies_is_no_die_lifted_when_a_card
         Change("card-", 48, 8.0, "C-G13", where=(400.0, 600.0), type="bomb"),
         Change("card>", 54, 9.0, "C-G52", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
     ], 0.0, 20.0)
-    actions = [e.action for e in referee.events if not e.undone and e.accepted][len(setup):]
+    actions = [e.action for e in referee.events if not e.undone and e.accepted][len(C_G13_SPARK_DRAWN):]
     assert "place green1 C-G13:2" in actions and "defuse C-G13 take C-G52" in actions, actions
     assert referee.violations == []
 

@@ -220,9 +220,9 @@ def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() 
 
 
 def test_an_unknown_card_whose_box_a_hand_drags_away_is_the_same_card_where_it_lay() -> None:
-    """A hand over an unknown card drags its box 30 px aside for a frame (its short side is 60 px), then further,
-    and it shows again where it lay: the same card, not one taken away and another put down (cd2s1903's spark
-    S-G20, drawn twice)."""
+    """A hand over an unknown card drags its box 20 px aside for a frame, then 20 px further (its short side is 60
+    px: a card moves up to 30 px a frame), and it shows again where it lay, 40 px from where it was last seen: the
+    same card, not one taken away and another put down (cd2s1903's spark S-G20, drawn twice)."""
     unknown = CardSeen(OTHER.corners, "bomb", None, 0.4)
 
     def shifted(dx: float) -> CardSeen:
