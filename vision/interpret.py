@@ -610,6 +610,8 @@ class Interpreter(Resync):
                 return True
             if self._not_a_card_again(change):
                 return True
+            if change.type == "role":
+                self._roles_unseen_before(change)
             stand_in = self._stand_in(change)
             if stand_in is None and change.type == "spark" and self._infer_unseen(change, "spark"):
                 stand_in = self._stand_in(change)  # drawn as the distribution ended (its ``done`` unseen)
@@ -641,8 +643,10 @@ class Interpreter(Resync):
             return self._infer_unseen(change, "spark") or self._infer_unseen(change, "reveal")
         if verb == "spark" and (card := self.state.game.cards.get(change.card)) is not None and card.kind != "spark":
             return False  # a bomb or fuse card is no spark drawn: it waits for the game to want it (a reveal)
+        if verb == "role":
+            self._roles_unseen_before(change)
         self._done(change)
-        player = self._spark_drawer(change.where) if verb == "spark" else task[1]
+        player = self._spark_drawer(change.where) if verb == "spark" else self.state.tasks[0][1]
         who = f" p{player + 1}" if verb in ("deal", "spark", "role") else ""
         self._report(replace(change, elapsed=alias.elapsed) if alias else change, f"{verb}{who} {change.card}")
         if verb == "deal" and change.card in self.state.set_aside:
@@ -661,6 +665,27 @@ class Interpreter(Resync):
         if len(owing) == 1 or not all(p in self.zones.players for p in owing):
             return next(iter(owing))
         return min(owing, key=lambda p: self.zones.distance(p, where))
+
+    def _roles_unseen_before(self, change: Change) -> None:
+        """A role card turning up in the hand of a player dealt a role after the one the game deals to now: the
+        roles dealt before it went unseen (warm cd2s2203's R-7, never located, and R-3 taken for p1's). Each is
+        reported as a stand-in and asked about. Only while the hands of all players owed a role are known and the
+        card lies clearly nearer the later player's (half the distance at most)."""
+        owed = [task[1] for task in self.state.tasks if task[0] == "role"]
+        if len(owed) < 2 or not all(p in self.zones.players for p in owed):
+            return
+        taker = min(owed, key=lambda p: self.zones.distance(p, change.where))
+        if taker == owed[0] or self.zones.distance(owed[0], change.where) < 2 * self.zones.distance(taker,
+                                                                                                 change.where):
+            return
+        for player in owed[:owed.index(taker)]:
+            unseen = replace(change, card="?", where=self.zones.players[player], likely=None, resembles=())
+            stand_in = self._stand_in(unseen)
+            if stand_in is None:
+                return
+            self._ask(change, f"the role card at ({change.where[0]:.0f}, {change.where[1]:.0f}) lies in p{taker + 1}'s "
+                              f"hand, so p{player + 1}'s role went unseen: which card is it? (taken as {stand_in} "
+                              "meanwhile)")
 
     def _back_where_it_lay(self, change: Change) -> str | None:
         """The named card that lies where an unknown card turns up, or left there within ``wait_s`` before: the

@@ -80,6 +80,13 @@ class TrackerSettings:
     glimpse_frames: int = 2
     """A loose die seen still and alike in this many frames, gone before it settled, is reported as a brief
     ``loose+`` (an unused die re-rolled and swept into the bag at once is seen only that long)."""
+    clutter_count: int = 8
+    """Loose dice of one colour read in one frame that no game's roll accounts for (a roll has at most six dice): the
+    table itself reads as dice of that colour (a plaid cloth's crossings read faintly as blue1 all over, unseen4
+    h3s802 and warm cd2s2203), and ..."""
+    clutter_share: float = 0.99
+    """... a loose die of that colour is committed only when read more surely than this share of the table's
+    readings of it (those in such frames that no committed die accounts for): a real die of it, read surely, is."""
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,9 @@ class Tracker:
         self._unknown = 0
         self._loose_ids = 0
         self._disturbed_since: float | None = None
+        self._clutter: dict[str, deque[float]] = {}
+        self._cloth: dict[str, float] = {}
+        """How surely the table reads as loose dice of a colour (``_learn_clutter``)."""
         self.last: SettledTable | None = None
 
     # ------------------------------------------------------------------ per frame
@@ -215,6 +225,7 @@ class Tracker:
         hinted = self._hinted(seen_cards)
         on_chips, loose_seen = self._split_dice(obs, hinted)
         loose_match = self._match_loose(loose_seen)
+        self._learn_clutter(loose_seen, loose_match)
         judged = _named(seen_cards) | {track.likely for track in hinted.values()}
         disturbed = self._disturbed(obs, seen_cards, judged, on_chips, loose_match)
         self._vote_cards(obs, seen_cards, disturbed)
@@ -348,6 +359,23 @@ class Tracker:
             used_d.add(i)
             used_t.add(j)
         return match
+
+    def _learn_clutter(self, dice: list[DieSeen], match: dict[int, int]) -> None:
+        """How surely the table itself reads as loose dice of a colour (``clutter_count``, ``clutter_share``): over
+        the readings of frames with that many of it, but for those of committed dice."""
+        for colour, count in Counter(colours(die.die) for die in dice).items():
+            if count >= self.settings.clutter_count:
+                table = self._clutter.setdefault(colour, deque(maxlen=5000))
+                table.extend(die.confidence for i, die in enumerate(dice) if colours(die.die) == colour
+                             and not (i in match and self.loose[match[i]].committed))
+                self._cloth[colour] = sorted(table)[int(self.settings.clutter_share * (len(table) - 1))]
+
+    def _loose_vote(self, values: list[tuple[float, object, float]], lead_needed: int) -> tuple[object, float] | None:
+        """``_die_vote`` for a loose die, None where the table reads as such dice at least as surely (the cloth)."""
+        vote = self._die_vote(values, lead_needed)
+        if vote is None or vote[1] > self._cloth.get(colours(str(vote[0])), -1.0):
+            return vote
+        return None
 
     def _disturbed(self, obs: TableObservation, cards: dict[str, CardSeen], judged: set[str], on: dict,
                    loose: dict[int, int]) -> bool:
@@ -676,7 +704,7 @@ class Tracker:
             if not track.committed:
                 recent = self._present(track.votes, obs.elapsed)
                 if recent is not None:
-                    vote = self._die_vote(track.votes.run(track.first[1]), self.settings.loose_lead)
+                    vote = self._loose_vote(track.votes.run(track.first[1]), self.settings.loose_lead)
                     if vote is not None:
                         die, conf = vote
                         track.committed, track.die = True, str(die)
@@ -705,7 +733,7 @@ class Tracker:
         last_old, run = _read_otherwise(history, track.die)
         if len(run) < s.min_frames or not run or obs.elapsed - run[0][0] < max(s.settle_s, s.vanish_s) - 1e-6:
             return []  # a misread face for a frame or two is no new die: the old face must be gone a while
-        vote = self._die_vote(run, self.settings.loose_lead)
+        vote = self._loose_vote(run, self.settings.loose_lead)
         if vote is None:
             return []
         die, conf = vote
@@ -720,7 +748,7 @@ class Tracker:
 
     def _glimpse(self, track: _Loose, obs: TableObservation) -> list[Change]:
         seen = [v for v in track.votes.history if v[1] is not None]
-        vote = self._die_vote(seen, 1) if len(seen) >= self.settings.glimpse_frames else None
+        vote = self._loose_vote(seen, 1) if len(seen) >= self.settings.glimpse_frames else None
         if vote is None:
             return []
         return [Change("loose+", obs.frame, seen[0][0], die=str(vote[0]), confidence=vote[1], where=track.centre,

@@ -790,3 +790,23 @@ def test_an_unseen_action_at_the_very_end_of_the_log_is_unknowable_not_missed() 
     assert compare_logs(truth, truth, 1.0)["unknowable"] == 0  # reported anyway: matched
     inner = [(10.0, "done"), (12.0, "unused red1")]
     assert not compare_logs(inner, inner[1:], 1.0)["exact"]  # followed by a visible action: missed
+
+
+@pytest.mark.parametrize(("where", "roles"), [((300.0, 110.0), ["role p1 R-7", "role p2 R-4"]),
+                                              ((300.0, 590.0), ["role p1 R-4"])])
+def test_a_role_card_turning_up_in_a_later_player_s_hand_is_that_player_s(where: tuple[float, float],
+                                                                           roles: list[str]) -> None:
+    """p1's hand lies at the bottom, p2's at the top. R-4 turns up in p2's hand while the game deals p1's role: p1's
+    role went unseen (a card the detector never found), so it is a stand-in, asked about, and R-4 is p2's. Turning
+    up in p1's hand, it is p1's."""
+    referee = Referee(GameConfig("countdown", 2), ManualClock())
+    interp = Interpreter(referee)
+    places = {"C-G40": (250.0, 600.0), "C-G17": (350.0, 600.0), "C-G50": (250.0, 100.0), "C-G24": (350.0, 100.0)}
+    places |= {card: (100.0 + 100 * k, 350.0) for k, card in enumerate(("C-G52", "C-G36", "C-G32", "C-G16", "C-G11"))}
+    for k, (card, at) in enumerate(places.items()):
+        interp.feed([Change("card+", 6 * k, k, card, where=at, type="bomb", size=60.0)], 6 * k, k + 0.5)
+    interp.feed([Change("card+", 60, 10.0, "R-4", where=where, type="role", size=60.0)], 60, 10.5)
+    for k in range(1, 6):
+        interp.feed([], 60 + 6 * k, 10.5 + k)
+    assert [e.action for e in referee.events if e.action.startswith("role")] == roles
+    assert any("p1's role went unseen" in c.question for c in interp.confirms) == (len(roles) == 2)

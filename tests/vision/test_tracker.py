@@ -259,6 +259,21 @@ def test_a_loose_die_rolled_again_where_it_lay_is_a_new_die() -> None:
     assert [c.kind for c in run([(table, (loose(r),)) for r in misread])] == ["card+", "card+", "loose+"]
 
 
+def test_a_table_that_reads_as_dice_of_one_colour_all_over_is_no_dice() -> None:
+    """A plaid cloth's crossings read faintly as blue1 at ten places, two of them flickering (unseen4 h3s802): no
+    loose die. The roll that lands later is: red5, and blue6 read as surely as dice are."""
+    table = (CARD, OTHER)
+
+    def cloth(frame: int) -> tuple[DieSeen, ...]:
+        return tuple(replace(loose("blue1", 100.0 + 90 * k, 600.0), confidence=0.08 + 0.01 * k)
+                     for k in range(12) if k < 10 or frame % 3)
+
+    roll = (loose("red5", 600.0, 300.0), loose("blue6", 640.0, 300.0))
+    frames = [(table, cloth(i)) for i in range(60)] + [(table, cloth(i) + roll) for i in range(60, 80)]
+    added = [(c.kind, c.die) for c in run(frames) if c.kind.startswith("loose")]
+    assert sorted(added) == [("loose+", "blue6"), ("loose+", "red5")]
+
+
 def test_a_face_misread_in_two_of_the_first_readings_does_not_win() -> None:
     table = (CARD, OTHER)
     reads = ["black1", "black6", "black1", "black6", "black1", "black6", "black6", "black6", "black6", "black6"]
