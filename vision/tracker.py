@@ -641,7 +641,7 @@ class Tracker:
                 first = self._put_down(track.votes, first, track.die)
                 out.append(Change("die+", obs.frame, first, card, chip, track.die, conf, self._spot(card, chip)))
             elif self._absent(track.votes, obs.elapsed):
-                gone = next((t for t, v, _ in reversed(track.votes.history) if v is not None), obs.elapsed)
+                gone = _last_seen(track.votes, track.die, obs.elapsed, self.settings.settle_s)
                 out.append(Change("die-", obs.frame, gone, card, chip, track.die, _read_as(track.votes, track.die),
                                   self._spot(card, chip)))
                 track.die, track.first = None, None
@@ -780,6 +780,22 @@ def _read_otherwise(history: list[tuple[float, object, float]], die: object) -> 
     """Where ``die`` was last read (or missed) in ``history`` (-1: never), and the sightings since, all of another."""
     last = max((k for k, v in enumerate(history) if v[1] in (die, None)), default=-1)
     return last, history[last + 1:]
+
+
+def _last_seen(votes: _Votes, die: str, now: float, break_s: float) -> float:
+    """When the die committed on a chip was last seen: its last sighting, but for sightings of another face, read
+    less than half as surely, after a break of ``break_s`` (the chip's print, read as a die of its colours once the
+    die was lifted: probe13 h2s2101's yellow1 lifted at 77.2 s, its yellow/5 print read at 0.13-0.24 until 78.8 s)."""
+    history = list(votes.history)
+    seen = [k for k, v in enumerate(history) if v[1] is not None]
+    if not seen:
+        return now
+    own = max((k for k in seen if history[k][1] == die), default=seen[-1])
+    later = [k for k in seen if k > own]
+    faint = 0.5 * _read_as(votes, die)
+    if later and history[later[0]][0] - history[own][0] >= break_s and all(history[k][2] < faint for k in later):
+        return history[own][0]
+    return history[seen[-1]][0]
 
 
 def _read_as(votes: _Votes, die: str) -> float:

@@ -52,6 +52,17 @@ def test_a_die_put_down_then_missed_for_a_moment_is_dated_from_when_it_was_put_d
     assert placed(empty * 6 + red5 * 2 + empty * 6 + red5 * 6) == 14 / FPS  # missed a second: no die there then
 
 
+def test_a_die_lifted_is_gone_when_last_seen_not_when_its_chip_s_print_was_read_as_a_die_of_its_colours() -> None:
+    """yellow1 lifted at frame 18; the chip's print is then read faintly as yellow5 (frames 22-24): the die left when
+    it was last seen. A face read as surely before it leaves is that die misread, still there."""
+    table = (CARD, OTHER)
+    lifted = [(table, (die("yellow1", 1),))] * 18 + [(table, ())] * 4
+    for faint, last in ((0.2, 17), (0.8, 24)):
+        frames = lifted + [(table, (replace(die("yellow5", 1), confidence=faint),))] * 3 + [(table, ())] * 12
+        gone = [c for c in run(frames) if c.kind == "die-"]
+        assert [(c.die, c.elapsed) for c in gone] == [("yellow1", last / FPS)]
+
+
 def test_dice_named_after_a_look_alike_of_a_settled_card_lie_loose_on_it() -> None:
     """For a moment the layout cannot name the card under the dice and names them after the card it looks most
     like, another card than the one settled there: no card of that name lies anywhere, so they are no placement
