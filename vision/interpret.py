@@ -46,7 +46,18 @@ from rules.game import State
 from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
-from vision.resync import Resync, chip_rule, copy_of, dist, fix_roll, last_roll, latest_roll, roll_with, takes
+from vision.resync import (
+    Resync,
+    chip_rule,
+    copy_of,
+    dist,
+    fix_roll,
+    judged_as_before,
+    last_roll,
+    latest_roll,
+    roll_with,
+    takes,
+)
 from vision.tracker import Change
 
 UNSEEN_CHAINS = (("done",), ("ready",), ("ready", "done"))
@@ -288,6 +299,9 @@ class Interpreter(Resync):
         each may explain a placement the rules refuse later (``_placed_read_again``)."""
         self._doubted: list[tuple[Change, str, str]] = []
         """Placements the rules refuse that were asked about while vision was unsure of the game (``_taken_back``)."""
+        self._made_legal: dict[tuple[str, int], tuple[Change, str]] = {}
+        """(card, chip) -> the placement there that a roll correction made legal, and the roll's die of its colours it
+        replaced, which the chip's rule refuses (``_made_legal_taken_back``)."""
         self._left: list[Change] = []
         """Dice that left the roll area lately (``loose-``): each may become one die rolled again."""
         self._picked_up: deque[Change] = deque(maxlen=LIFTS_KEPT)
@@ -483,11 +497,7 @@ class Interpreter(Resync):
 
     def _trial(self, action: str) -> str:
         """Why the game would refuse ``action`` now (empty if it takes it)."""
-        try:
-            self.state.clone().apply_action(A.parse_action(action))
-        except (IllegalActionError, RulesError) as exc:
-            return str(exc).removeprefix(f"{action}: ")
-        return ""
+        return _refusal(self.referee, action)
 
     def _report(self, change: Change, action: str, rule_kind: bool = False) -> Event | None:
         """Submit ``action`` if the game takes it, or (``rule_kind``, confidently seen) as a violation; else ask.
@@ -855,6 +865,7 @@ class Interpreter(Resync):
             fix = fix_roll(self.referee, die, change.card, change.chip, [self._as_rolled(c) for c in self._left],
                            self._fillers)
             if fix is not None:
+                self._made_legal_by(change, *fix)
                 self.correct(*fix, f"{die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
                 self._doubt(change)
             elif (lifted := self._lifted_alike_refused(change)) is not None:
@@ -884,6 +895,48 @@ class Interpreter(Resync):
             self._left.remove(gone[-1])
         if event is not None and not event.accepted:
             self._refused.append((event.index, change.die, change.card, change.chip))
+        return True
+
+    def _made_legal_by(self, change: Change, index: int, roll: str) -> None:
+        """Keep a placement that the roll corrected to ``roll`` makes legal when the die of the roll it replaces has
+        the placed die's colours and the chip's rule refuses it: a face misread on the chip may be hiding a
+        violation (``_made_legal_taken_back``)."""
+        was = [d for d in self.referee.events[index].action.split()[1:] if d not in roll.split()[1:]]
+        if len(was) == 1 and colours(was[0]) == colours(change.die) \
+                and _chip_rule(self._trial(f"place {was[0]} {change.card}:{change.chip}")):
+            self._made_legal[change.card, change.chip] = (change, was[0])
+
+    def _made_legal_taken_back(self, change: Change) -> bool:
+        """A die lifted soon (``taken_back_s``) from a card that stays, off a chip it went on only through a roll
+        correction (``_made_legal``), as the last placement of the turn's roll: the player took back an illegal
+        placement of the die as rolled, as players do when it is pointed out, and the chip's reading was a face
+        misread (unseen4 cd2s803: red4 put beside a 4 on C-G13's ``[#] + [#] = 5``, read there as red1 at 0.38).
+        The correction and the placement are taken back; that die's placement is the violation."""
+        kept = self._made_legal.pop((change.card, change.chip), None)
+        if kept is None:
+            return False
+        placed, was = kept
+        left = self._cards_at.get(change.card, (None, None, inf))[2]
+        placing = self.referee.placing_events().get((change.card, change.chip))
+        roll = latest_roll(self.referee)
+        if change.elapsed - placed.elapsed > self.settings.taken_back_s or abs(left - change.elapsed) <= \
+                CARD_WITH_DICE_S or placing is None or roll is None or placing.index < roll.index \
+                or any(e.action.startswith("place ") for e in self.referee.events[placing.index + 1:] if not e.undone):
+            return False
+        rolled = roll_with(roll.action, placed.die, was)
+        action = f"place {was} {change.card}:{change.chip}"
+        trial = copy_of(self.referee)
+        trial.undo(placing.index)
+        trial.correct(roll.index, rolled)
+        if not _chip_rule(_refusal(trial, action)) or not judged_as_before(self.referee, trial, roll.index):
+            return False
+        self.referee.undo(placing.index)
+        why = f"{placed.die} on {change.card}:{change.chip} at {placed.elapsed:.2f} s lifted at {change.elapsed:.2f} s"
+        self.correct(roll.index, rolled, why)
+        event = self._submit(replace(placed, die=was), action)
+        self.taken_back[event.index] = change.frame
+        self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: a violation, its "
+                          f"die read {placed.die} on the chip")
         return True
 
     def _lifted_long_before(self, change: Change) -> float | None:
@@ -1036,6 +1089,9 @@ class Interpreter(Resync):
                     self.taken_back[index] = change.frame  # the refused die taken back
                     self._back_at[index] = change.elapsed
                     break
+            return True
+        if self._made_legal_taken_back(change):
+            self._done(change)
             return True
         card = self._held(change.card)
         if self.state.phase == "lose":
@@ -1363,6 +1419,15 @@ class Interpreter(Resync):
 
 _NAMES = {"card+": "card_added", "card-": "card_removed", "card>": "card_moved", "card=": "card_named",
           "die+": "die_added", "die-": "die_removed", "loose+": "loose_added", "loose-": "loose_removed"}
+
+
+def _refusal(referee: Referee, action: str) -> str:
+    """Why ``referee``'s game would refuse ``action`` now (empty if it takes it)."""
+    try:
+        referee.state.clone().apply_action(A.parse_action(action))
+    except (IllegalActionError, RulesError) as exc:
+        return str(exc).removeprefix(f"{action}: ")
+    return ""
 
 
 def _doubtful(why: str) -> bool:

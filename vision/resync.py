@@ -173,7 +173,7 @@ def fix_roll(referee: Referee, die: str, card: str, chip: int, picked: list[str]
                 trial.correct(roll.index, action)
             except RulesError:
                 continue
-            if _kept(referee, trial, roll.index) and takes(trial, [f"place {die} {card}:{chip}"]):
+            if judged_as_before(referee, trial, roll.index) and takes(trial, [f"place {die} {card}:{chip}"]):
                 return roll.index, action
     return None
 
@@ -185,7 +185,7 @@ def roll_with(roll: str, old: str, new: str) -> str:
     return "roll " + " ".join(dice)
 
 
-def _kept(referee: Referee, trial: Referee, *corrected: int) -> bool:
+def judged_as_before(referee: Referee, trial: Referee, *corrected: int) -> bool:
     """Whether the corrections of the reports at ``corrected`` in ``trial`` are accepted and every other report is
     judged as before (a correction must not turn an accepted placement into a refused one). Each correction
     follows the report it replaces (``Referee.correct``), which moves the reports after it down one."""
@@ -780,7 +780,7 @@ class Resync:
 
         if not self._correct_if(corrections, f"{cip.id} left the table at {change.elapsed:.2f} s one die short: the "
                                              "distribution ended with its last die, not a done",
-                                lambda trial: _kept(self.referee, trial, done.index)):
+                                lambda trial: judged_as_before(self.referee, trial, done.index)):
             return False
         self._spark_drawn_again(sparks)
         self._doubt(change)
@@ -1165,7 +1165,7 @@ class Resync:
             return False
         why = f"{was} on {card}:{chip} read again as {again.die} at {again.elapsed:.2f} s, {was} seen on {twins[0]}"
         if not self._correct_if(lambda _, correct: correct(placed.index, f"place {was} {card}:{twins[0]}"), why,
-                                lambda trial: _kept(self.referee, trial, placed.index)):
+                                lambda trial: judged_as_before(self.referee, trial, placed.index)):
             return False
         self._wait_again(replace(again, turned=False))
         return True
@@ -1180,7 +1180,7 @@ class Resync:
         why = f"{was} on {again.card}:{again.chip} read again as {again.die} at {again.elapsed:.2f} s, so {action!r}"
         return self._correct_all([(placed.index, f"place {again.die} {again.card}:{again.chip}"),
                                   (roll.index, roll_with(roll.action, was, again.die))], why,
-                                 lambda trial: _kept(self.referee, trial, roll.index, placed.index)
+                                 lambda trial: judged_as_before(self.referee, trial, roll.index, placed.index)
                                  and takes(trial, [action]))
 
     def _unused_owed(self) -> Die | None:
@@ -1205,7 +1205,8 @@ class Resync:
             return False
         why = f"unused {read} read again as {new}, so {action!r}"
         return self._correct_if(lambda _, correct: correct(unused.index, f"unused {new}"), why,
-                                lambda trial: _kept(self.referee, trial, unused.index) and takes(trial, [action]))
+                                lambda trial: judged_as_before(self.referee, trial, unused.index)
+                                and takes(trial, [action]))
 
     def _unused_owes_less(self, change: Change) -> bool:
         """The next roll lands (``change``) while a player still owes a die matching the unused die rolled again,
@@ -1223,7 +1224,8 @@ class Resync:
             why = f"unused {read} read again as {new}: the next roll landed at {change.elapsed:.2f} s, no return " \
                   f"of p{lose[1] + 1}'s seen"
             if self._correct_if(lambda _, correct, new=new: correct(unused.index, f"unused {new}"), why,
-                                lambda trial: _kept(self.referee, trial, unused.index) and trial.state.phase != "lose"):
+                                lambda trial: judged_as_before(self.referee, trial, unused.index)
+                                and trial.state.phase != "lose"):
                 return True
         return False
 
@@ -1236,7 +1238,7 @@ class Resync:
             return False
         why = f"unused {old.die} read again at {change.elapsed:.2f} s as {change.die}"
         if not self._correct_if(lambda _, correct: correct(unused.index, f"unused {change.die}"), why,
-                                lambda trial: _kept(self.referee, trial, unused.index)):
+                                lambda trial: judged_as_before(self.referee, trial, unused.index)):
             return False
         self._done(change)
         self._left.remove(old)
@@ -1268,7 +1270,7 @@ class Resync:
             return False
         trial = copy_of(self.referee)
         trial.undo(deal.index)
-        if not _kept(self.referee, trial):
+        if not judged_as_before(self.referee, trial):
             return False
         self.referee.undo(deal.index)
         self._done(change)
@@ -1293,7 +1295,7 @@ class Resync:
 
         fixes = [(e.index, renamed(e.action)) for e in self.referee.events[event.index:] if not e.undone
                  and e.accepted and (e is event or placed and renamed(e.action) != e.action)]
-        return self._correct_all(fixes, why, lambda trial: _kept(self.referee, trial, *(i for i, _ in fixes))
+        return self._correct_all(fixes, why, lambda trial: judged_as_before(self.referee, trial, *(i for i, _ in fixes))
                                  and wanted(trial))
 
     def _correct_if(self, corrections: Callable[[Referee, Correct], None], why: str,

@@ -810,3 +810,25 @@ def test_a_role_card_turning_up_in_a_later_player_s_hand_is_that_player_s(where:
         interp.feed([], 60 + 6 * k, 10.5 + k)
     assert [e.action for e in referee.events if e.action.startswith("role")] == roles
     assert any("p1's role went unseen" in c.question for c in interp.confirms) == (len(roles) == 2)
+
+
+@pytest.mark.parametrize("lifted", [True, False])
+def test_a_placement_made_legal_by_a_face_misread_on_its_chip_is_a_violation_when_taken_back(lifted: bool) -> None:
+    """F-G04 is ``[#] != [#] != [#] != [#]``: red5 put beside black5 breaks it, but on the chip it reads faintly as
+    red6, which the game takes once the roll is corrected. Lifted off again soon, from a card that stays, it was the
+    illegal red5 taken back: the roll is as first read, and the placement a violation. Left there, it stands."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red5", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 33, 5.0, die="black5", where=(500.0, 400.0))], 33, 5.5)
+    interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "black5", 0.9)], 40, 7.0)
+    interp.feed([Change("loose-", 50, 8.0, die="red5", where=(540.0, 400.0))], 50, 8.5)
+    interp.feed([Change("die+", 60, 9.0, "F-G04", 2, "red6", 0.38)], 60, 10.0)
+    assert referee.placing_events()["F-G04", 2].action == "place red6 F-G04:2" and not referee.violations
+    if lifted:
+        interp.feed([Change("die-", 72, 11.0, "F-G04", 2, "red6", 0.38)], 72, 12.0)
+    for k in range(1, 8):
+        interp.feed([], 72 + 6 * k, 12.0 + k)
+    rolls = [e.action for e in referee.events if e.action.startswith("roll") and e.accepted and not e.undone]
+    assert rolls == ["roll black5 red5 black2 green1" if lifted else "roll black5 red6 black2 green1"]
+    assert [e.action for e in referee.violations] == (["place red5 F-G04:2"] if lifted else [])
+    assert not lifted or list(interp.taken_back.values()) == [72]
