@@ -684,10 +684,12 @@ class Resync:
 
     def _lifted_at(self, die: str, change: Change) -> float:
         """When a die of ``die``'s colours was last picked up from the roll area since the roll, before ``change``
-        (a die put down unseen was put down once lifted); ``change``'s time if none was seen picked up."""
+        (a die put down unseen was put down once lifted); ``change``'s time if none was seen picked up. For a change
+        from before the roll (judged again), now stands for its time."""
         rolled = self._rolled_at()
+        until = change.elapsed if change.elapsed >= rolled else self._now[1]
         return max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)
-                    and rolled <= c.elapsed < change.elapsed), default=change.elapsed)
+                    and rolled <= c.elapsed < until), default=until)
 
     def _rolled_at(self) -> float:
         """When (the changes' time) the game's latest roll was seen: -inf before any."""
