@@ -841,6 +841,7 @@ class Interpreter(Resync):
             if self._now[1] - change.elapsed < (self.settings.wait_s if alike else self.settings.lift_s):
                 return False  # (its ``loose-`` may come yet)
             self._done(change)
+            self._printed[(change.card, change.chip)] = change.die  # (read so again later: the print again)
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
                               f"lies loose still, the card's print")
             return True

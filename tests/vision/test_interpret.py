@@ -832,3 +832,27 @@ def test_a_placement_made_legal_by_a_face_misread_on_its_chip_is_a_violation_whe
     assert rolls == ["roll black5 red5 black2 green1" if lifted else "roll black5 red6 black2 green1"]
     assert [e.action for e in referee.violations] == (["place red5 F-G04:2"] if lifted else [])
     assert not lifted or list(interp.taken_back.values()) == [72]
+
+
+def test_a_chip_s_print_taken_for_the_print_once_is_the_print_when_read_again() -> None:
+    """F-G15's chip 3 is printed ``[blue3]``. Read as blue3 while the roll's blue3 lies where it landed, it is the
+    print; blue3 goes onto F-G04 instead. The print lost from sight and read again (as the next die is lifted) is
+    the print again, not the roll's blue6 misread and put there (unseen4 p4s805: a card held complete, the game
+    stalled for 55 s)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for action in ("deal p1 F-G15", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", *SETUP[4:]):
+        referee.submit(action)
+    interp = Interpreter(referee)
+    _rolled(interp, ("green3", "yellow5", "blue3", "blue6"), 3.0)
+    for k in range(30):
+        print_read = [Change("die+", 36, 6.0, "F-G15", 3, "blue3", 0.39)] if k == 0 else []
+        interp.feed(print_read, 36 + k, 6.0 + k / 6)
+    interp.feed([Change("loose-", 70, 11.0, die="blue3", where=(580.0, 400.0))], 70, 11.5)
+    interp.feed([Change("die+", 74, 11.8, "F-G04", 1, "blue3", 0.8)], 74, 12.3)
+    interp.feed([Change("die-", 80, 12.5, "F-G15", 3, "blue3", 0.39)], 80, 13.5)
+    interp.feed([Change("loose-", 84, 13.5, die="yellow5", where=(540.0, 400.0))], 84, 14.0)
+    interp.feed([Change("die+", 88, 14.2, "F-G15", 3, "blue3", 0.3)], 88, 14.7)
+    for k in range(1, 30):
+        interp.feed([], 88 + k, 14.7 + k / 6)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert actions[-2:] == ["roll green3 yellow5 blue3 blue6", "place blue3 F-G04:1"], actions
