@@ -856,3 +856,20 @@ def test_a_chip_s_print_taken_for_the_print_once_is_the_print_when_read_again() 
         interp.feed([], 88 + k, 14.7 + k / 6)
     actions = [e.action for e in referee.events if not e.undone]
     assert actions[-2:] == ["roll green3 yellow5 blue3 blue6", "place blue3 F-G04:1"], actions
+
+
+@pytest.mark.parametrize(("read", "corrected"), [(0.12, False), (0.5, True)])
+def test_only_a_die_read_surely_enough_on_a_chip_corrects_the_roll(read: float, corrected: bool) -> None:
+    """blue1 is read on F-G21's chip 1 (``[1]``) as green1 leaves the roll area: read at 0.5 the roll's green1 was
+    blue1 all along, and the roll is corrected; read at 0.12 (probe11 h3s1902) it says too little to change the
+    roll, and the placement is asked about."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red5", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 33, 5.0, die="green1", where=(620.0, 400.0))], 33, 5.5)
+    interp.feed([Change("die+", 40, 6.0, "F-G21", 1, "blue1", read)], 40, 7.0)
+    for k in range(1, 8):
+        interp.feed([], 40 + 6 * k, 7.0 + k)
+    rolls = [e.action for e in referee.events if e.action.startswith("roll") and e.accepted and not e.undone]
+    assert rolls == ["roll black5 red5 black2 blue1" if corrected else "roll black5 red5 black2 green1"]
+    assert (("F-G21", 1) in referee.placing_events()) == corrected and not referee.violations
+    assert [c.action for c in interp.confirms] == ([] if corrected else ["place blue1 F-G21:1"])
