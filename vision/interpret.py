@@ -921,13 +921,15 @@ class Interpreter(Resync):
         if kept is None:
             return False
         placed, was = kept
-        left = self._cards_at.get(change.card, (None, None, inf))[2]
+        soon = change.elapsed - placed.elapsed <= self.settings.taken_back_s
+        card_stays = abs(self._cards_at.get(change.card, (None, None, inf))[2] - change.elapsed) > CARD_WITH_DICE_S
         placing = self.referee.placing_events().get((change.card, change.chip))
         roll = latest_roll(self.referee)
-        if change.elapsed - placed.elapsed > self.settings.taken_back_s or abs(left - change.elapsed) <= \
-                CARD_WITH_DICE_S or placing is None or roll is None or placing.index < roll.index \
-                or any(e.action.startswith("place ") for e in self.referee.events[placing.index + 1:] if not e.undone):
+        if not (soon and card_stays) or placing is None or roll is None or placing.index < roll.index:
             return False
+        later = [e for e in self.referee.events[placing.index + 1:] if not e.undone]
+        if placed.die not in roll.action.split()[1:] or any(e.action.startswith("place ") for e in later):
+            return False  # (the turn's last placement, on the roll as corrected for it)
         rolled = roll_with(roll.action, placed.die, was)
         action = f"place {was} {change.card}:{change.chip}"
         trial = copy_of(self.referee)
