@@ -47,6 +47,7 @@ from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
 from vision.resync import (
+    Correct,
     Resync,
     chip_rule,
     copy_of,
@@ -932,14 +933,15 @@ class Interpreter(Resync):
             return False  # (the turn's last placement, on the roll as corrected for it)
         rolled = roll_with(roll.action, placed.die, was)
         action = f"place {was} {change.card}:{change.chip}"
-        trial = copy_of(self.referee)
-        trial.undo(placing.index)
-        trial.correct(roll.index, rolled)
-        if not _chip_rule(_refusal(trial, action)) or not judged_as_before(self.referee, trial, roll.index):
-            return False
-        self.referee.undo(placing.index)
+
+        def corrections(referee: Referee, correct: Correct) -> None:
+            referee.undo(placing.index)
+            correct(roll.index, rolled)
+
         why = f"{placed.die} on {change.card}:{change.chip} at {placed.elapsed:.2f} s lifted at {change.elapsed:.2f} s"
-        self.correct(roll.index, rolled, why)
+        if not self._correct_if(corrections, why, lambda trial: _chip_rule(_refusal(trial, action))
+                                and judged_as_before(self.referee, trial, roll.index)):
+            return False
         event = self._submit(replace(placed, die=was), action)
         self.taken_back[event.index] = change.frame
         self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: a violation, its "
