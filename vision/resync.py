@@ -968,6 +968,9 @@ class Resync:
         # where they lie is not known before the first: a card away from the player's hand may be that one
         first_aside = (task[0] == "deal" and self.zones.aside is None and task[1] in self.zones.players
                        and not self.zones.in_hand(task[1], change.where, self.settings.hand_reach * change.size))
+        if change.likely and change.resembles[:1] not in ((), (change.likely,)):
+            # the look of a view or two, which its views together rank below another card: no hint (warm h3s2202)
+            change = replace(change, likely="")
         if change.likely:
             self._looks[change.card] = change.likely
             self._free_look(change, task, aside)

@@ -298,8 +298,11 @@ class Tracker:
                 continue
             if die.on[0] in hinted and (chip := _chip_at(hinted[die.on[0]], die)) is not None:
                 die = replace(die, on=(hinted[die.on[0]].likely, chip))
-            if self._track(die.on[0]) is None:  # named after a card no track holds (a look-alike of the card settled
-                loose.append(replace(die, on=None, level=0))  # under it, named so for a moment): loose on that card
+            track = self._track(die.on[0])
+            # named after a card no track holds (a look-alike of the card settled under it, named so for a moment),
+            # or after the look of a track whose card lies elsewhere (two unknown cards alike): loose on that card
+            if track is None or (not track.card_id and _chip_at(track, die) is None):
+                loose.append(replace(die, on=None, level=0))
                 continue
             placed.append(die)
         read_on = {die.on for die in placed}

@@ -1545,6 +1545,20 @@ def test_an_unknown_card_gets_the_stand_in_it_looks_most_like_of_the_cards_that_
     assert [c.id for c in referee.state.players[1].cards] == ["F-G28", "F-G04"]
 
 
+@pytest.mark.parametrize(("resembles", "stand_in"), [(("F-G07", "F-G10"), "F-G07"), (("F-G10", "F-G07"), "F-G10")],
+                         ids=["its views rank another first", "its views agree"])
+def test_an_unknown_card_s_look_in_a_view_or_two_is_its_stand_in_only_if_its_views_rank_that_card_first(
+        resembles: tuple[str, ...], stand_in: str) -> None:
+    """p1's second card looked like F-G10 in a view as it was put down, but its views together resemble F-G07 most:
+    the stand-in is F-G07 (warm h3s2202's ?19, taken for F-G21 from one view, resembled F-013 in all the rest)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [replace(c, likely="F-G10", resembles=resembles) if c.card == "?1" else c
+            for c in DEAL_WITH_AN_UNKNOWN_CARD]
+    _run(interp, deal, 8.0)
+    assert [c.id for c in referee.state.players[0].cards] == ["F-G21", stand_in]
+
+
 def test_cards_dealt_in_one_frame_are_reported_from_the_players_left() -> None:
     """p2 sits at the top of the frame, facing down: its left is the frame's right. Its two cards are named in the
     same frame, F-G28 (left in the frame) first; once the row is out the deal is reported F-G04, then F-G28, as

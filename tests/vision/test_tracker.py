@@ -224,6 +224,20 @@ def test_dice_on_an_unrecognised_card_are_followed_under_the_card_it_looks_like(
         ("die-", "F-002", 1, "red5"), ("card-", "?1", 0, "")]
 
 
+def test_dice_named_after_the_look_of_another_unknown_card_lie_loose_on_their_own() -> None:
+    """Two unknown cards that both look most like F-002: the first settles with that look, then only the second is
+    seen so (warm h3s2202's ?19 and ?31). A die read on the second's chip under that name is not on the first card's
+    chip, where it never lay: it lies loose on the second card."""
+    first = CardSeen(OTHER.corners, "bomb", None, 0.4, (ChipSpot(1, (320.0, 130.0), 10.0),), likely="F-002")
+    corners = tuple((x, y + 300.0) for x, y in OTHER.corners)
+    second = CardSeen(corners, "bomb", None, 0.4, (ChipSpot(1, (320.0, 430.0), 10.0),), likely="F-002")  # type: ignore[arg-type]
+    on_second = DieSeen("black3", (312.0, 422.0, 328.0, 438.0), 0.9, ("F-002", 1))
+    changes = run([((CARD, first), ())] * 8 + [((CARD, replace(first, likely=None, chips=()), second), ())] * 8
+                  + [((CARD, replace(first, likely=None, chips=()), second), (on_second,))] * 8)
+    assert [k for k in kinds(changes) if k[0].startswith("die")] == []
+    assert [(c.kind, c.die, c.where) for c in changes if c.kind == "loose+"] == [("loose+", "black3", (320.0, 430.0))]
+
+
 def test_a_card_is_committed_with_its_identity_and_unknown_cards_stay_unknown() -> None:
     unknown = CardSeen(OTHER.corners, "bomb", None, 0.4, likely="F-002")
     changes = run([((CARD, unknown), ())] * 6)
