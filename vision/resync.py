@@ -1208,6 +1208,12 @@ class Resync:
         new = read.with_face(Die.parse(die).face)
         if unused is None or unused.elapsed > at or new == read:
             return False
+        # a die rolled again since that the returned die matches: the return of that unused die, those owed for this
+        # one unseen (probe12 h2s2001: yellow2 returned for yellow1, not green1 read as green2)
+        returned = Die.parse(die)
+        if any(c.kind == "loose+" and unused.elapsed < self._game_time(c.elapsed) <= at
+               and _matches(Die.parse(c.die), returned) for c in [*self._pending, *self._given_up]):
+            return False
         why = f"unused {read} read again as {new}, so {action!r}"
         return self._correct_if(lambda _, correct: correct(unused.index, f"unused {new}"), why,
                                 lambda trial: judged_as_before(self.referee, trial, unused.index)
@@ -1455,3 +1461,8 @@ def _hand(referee: Referee, player: int) -> tuple[list[str], list[str]]:
 def _place(names: tuple[str, ...], name: str) -> int:
     """Where ``name`` comes in ``names`` (after all of them if it is not there)."""
     return names.index(name) if name in names else len(names)
+
+
+def _matches(unused: Die, returned: Die) -> bool:
+    """Whether ``returned`` pays for the unused die ``unused`` rolled again: a colour or the number in common."""
+    return bool(set(unused.colours) & set(returned.colours)) or unused.face == returned.face

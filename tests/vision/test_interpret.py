@@ -273,6 +273,25 @@ def test_a_die_returned_unlike_the_unused_die_is_a_question_when_no_reading_of_i
     assert "must return a die matching" in interp.confirms[0].question
 
 
+def test_a_die_returned_that_matches_a_later_unused_die_rolled_again_leaves_the_first_one_s_reading() -> None:
+    """Two dice left unused: yellow rolled again as yellow1 (p1's red1 pays it, never seen lifted), then black seen
+    rolled again as black4, then p1's green4 lifted. green4 matches black4, not yellow1: it is the return of the die
+    rolled since, not a sign that yellow1 was yellow4 (probe12 h2s2001: yellow2 lifted for yellow1, green1 read as
+    green2)."""
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1", "done",
+                   "unused yellow1"):
+        referee.submit(action)
+    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"))],
+                30, 5.0)
+    interp.feed([Change("loose+", 63, 10.5, die="black4", where=(560.0, 430.0))], 63, 10.5)
+    interp.feed([Change("die-", 66, 11.0, "F-G10", 1, "green4")], 66, 11.0)
+    interp.feed([], 70, 11.67)
+    assert "unused yellow1" in [e.action for e in referee.events if not e.undone]
+    assert "unused yellow4" not in [e.action for e in referee.events]
+    assert referee.violations == []
+
+
 def test_a_die_lifted_before_the_unused_die_was_rolled_again_says_nothing_of_its_reading() -> None:
     """green4 leaves F-G10:1 before black1 is placed; judged as p1's return once the unused die is read yellow1,
     it is refused and asked about: a die moved before that die was rolled again tells nothing of it."""
