@@ -927,7 +927,10 @@ class Resync:
                     self._done(c)
                 else:
                     self._given_up.remove(c)
-        first = min([c.elapsed for c in loose] + [c.elapsed - 2.0 for c in kept])
+        # dice put on chips one by one were rolled a while before; dice seen on chips at once landed there
+        # (probe11 cd3s1906's, on a spark card's chips)
+        lead = 0.0 if len({c.elapsed for c in kept}) < len(kept) else 2.0
+        first = min([c.elapsed for c in loose] + [c.elapsed - lead for c in kept])
         at = max(first, events[-1].elapsed + self.settings.clock_start if events else first)
         self._doubt(change)
         self.notes.append(f"roll {' '.join(dice)} inferred at {change.elapsed:.2f} s from the dice on the table")

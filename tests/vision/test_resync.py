@@ -62,6 +62,20 @@ def test_a_roll_vision_missed_is_inferred_from_the_dice_settling_on_chips() -> N
     assert all(e.accepted for e in referee.events) and referee.violations == []
 
 
+@pytest.mark.parametrize(("second_at", "rolled_at"), [(7.0, 3.0), (5.0, 5.0)], ids=["one by one", "landed on chips"])
+def test_a_roll_inferred_from_dice_on_chips_is_dated_by_how_they_came_there(second_at: float, rolled_at: float) -> None:
+    """The roll lands unseen. Dice seen settling on chips one by one were put there a while after it was rolled; two
+    seen on chips in the same frame landed there as it was rolled (probe11 cd3s1906: dice landing on a spark card's
+    chips dated the roll 2 s early)."""
+    referee, interp = _dealt()
+    timeline = [Change("die+", 30, 5.0, "F-G21", 1, "red1"), Change("die+", int(second_at * 6), second_at, "F-G28",
+                                                                     1, "black4"),
+                Change("die+", 54, 9.0, "F-G10", 1, "green4"), Change("die+", 66, 11.0, "F-G04", 1, "blue6")]
+    _run(interp, timeline, 20.0)
+    roll = next(e for e in referee.events if not e.undone and e.action.startswith("roll "))
+    assert roll.elapsed == pytest.approx(rolled_at - interp.settings.clock_start, abs=0.01)
+
+
 HALF_SEEN_ROLL = ("deal p1 C-G40", "deal p1 C-G17", "deal p2 C-G50", "deal p2 C-G24", "reveal C-G52", "reveal C-G36",
                   "reveal C-G32", "reveal C-G16", "reveal C-G11", "role p1 R-1", "role p2 R-4", "ready")
 """Countdown, two players, waiting for a roll of four dice (minute s4s615 at 34 s): two of them land together and
