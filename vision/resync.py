@@ -342,7 +342,7 @@ class Resync:
                 self.notes.append(f"{c.kind} {c.die} on {c.card}:{c.chip} at {c.elapsed:.2f} s: the card's print")
                 continue
             spots = [p for p in self._static if dist(c.where, p) <= reach]
-            if spots and c in arrived and any(0 < dist(c.where, d.where) <= self.settings.heap_px for d in arrived):
+            if spots and c in arrived and any(self._landed_with(c, d) for d in arrived):
                 # landing in a heap with others: a roll's die, where a die once lay
                 self._static = [p for p in self._static if p not in spots]
             elif c.kind in ("loose+", "loose-") and spots:
@@ -350,6 +350,12 @@ class Resync:
                 continue
             kept.append(c)
         return kept
+
+    def _landed_with(self, die: Change, other: Change) -> bool:
+        """Whether the loose die ``die`` landed in a heap with ``other``: near it, or a little further off as they
+        landed at the same moment (unseen5 h3s1002's roll, its dice 68-84 px apart)."""
+        apart, heap = dist(die.where, other.where), self.settings.heap_px
+        return 0 < apart <= heap or other is not die and other.elapsed == die.elapsed and apart <= 1.5 * heap
 
     def _print_again(self, change: Change) -> bool:
         """The card's print read on its chip again: the same die, or one of its colours when no die of them was

@@ -222,9 +222,12 @@ def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of
     assert interp.confirms == []
 
 
-def test_a_die_of_a_roll_landing_where_a_look_alike_lay_is_a_die_of_the_roll() -> None:
+@pytest.mark.parametrize("others", [((100.0, 110.0), (125.0, 90.0), (185.0, 120.0)),
+                                    ((80.0, 100.0), (152.0, 30.0), (230.0, 110.0))], ids=["close", "scattered"])
+def test_a_die_of_a_roll_landing_where_a_look_alike_lay_is_a_die_of_the_roll(others: tuple) -> None:
     """A loose "die" lay apart from the first roll's heap, so what a loose die does at its spot is ignored; but a
-    die of the next roll that lands there in a heap with the others is the roll's: the spot is forgotten."""
+    die of the next roll that lands there in a heap with the others is the roll's: the spot is forgotten. So is one
+    landing at the same moment as others a little further off (70-80 px: unseen5 h3s1002's scattered roll)."""
     referee, interp = _dealt()
     stray = Change("loose+", 18, 3.0, die="black1", where=(150.0, 100.0))
     _run(interp, [stray, *_loose(("red1", "green4", "blue3", "yellow6"), 3.5)], 10.0)
@@ -232,7 +235,7 @@ def test_a_die_of_a_roll_landing_where_a_look_alike_lay_is_a_die_of_the_roll() -
     for action in ("place red1 F-G21:1", "place blue3 F-G04:1", "place green4 F-G10:1", "place yellow6 F-G04:2"):
         referee.submit(action)
     landing = [Change("loose+", 84, 14.0, die=d, where=xy) for d, xy in (
-        ("blue1", (100.0, 110.0)), ("red5", (125.0, 90.0)), ("yellow1", (185.0, 120.0)), ("black4", (152.0, 104.0)))]
+        *zip(("blue1", "red5", "yellow1"), others), ("black4", (152.0, 104.0)))]
     _run_from(interp, landing, 10.0, 20.0)
     assert _actions(referee)[-1] == "roll blue1 red5 black4 yellow1"
 
