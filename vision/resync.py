@@ -994,7 +994,9 @@ class Resync:
         # set aside, named before its report, took another stand-in, and the deal was read out of step)
         named = next((c.card for c in self._pending if c.kind == "card=" and c.where is not None
                       and change.where is not None and dist(c.where, change.where) <= change.size), "")
-        seen, hint = self._seen_cards() - {named}, named or change.likely
+        # a card that left the table before (a card set aside at the deal, shuffled back) can come again
+        gone = {card for card, (_, _, left) in self._cards_at.items() if left < change.elapsed}
+        seen, hint = self._seen_cards() - {named} - (gone - set(self._stand_ins.values())), named or change.likely
         # that card or the one it looked most like first, if it can come, then the cards it resembles, closest first
         outcomes.sort(key=lambda a: (a.card != hint, _place(change.resembles, a.card)))
         for outcome in outcomes:

@@ -541,6 +541,20 @@ def test_an_unknown_card_set_aside_named_as_the_cards_set_aside_leave_corrects_i
     assert all(e.accepted for e in referee.events if not e.undone)
 
 
+def test_a_card_set_aside_and_shuffled_back_can_turn_up_again_in_the_row() -> None:
+    """F-G28, set aside at the deal, leaves the table with the cards set aside (shuffled back into the deck); an
+    unknown card then revealed into the row looking like F-G28 is F-G28, not another card (unseen5 p4s1005's
+    F-G24, set aside for p3, then revealed: taken for F-020)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [c for c in DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE if c.card != "?1"]
+    deal += [Change("card-", 42, 7.0, "F-G28", where=(900.0, 300.0)),
+             Change("card+", 48, 8.0, "?2", where=(200.0, 350.0), type="bomb", size=80.0, likely="F-G28",
+                    resembles=("F-G28", "F-019"))]
+    _run(interp, deal, 16.0)
+    assert [e.action for e in referee.events if not e.undone and e.action.startswith("reveal")] == ["reveal F-G28"]
+
+
 def test_two_unknown_cards_set_aside_side_by_side_are_each_corrected_by_the_name_given_where_it_lay() -> None:
     """Two unknown cards set aside 60 px apart (less than a card's length), both named as they are shuffled back:
     each name corrects the stand-in of the unknown card nearest where it was seen, not the first within reach."""
