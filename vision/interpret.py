@@ -853,6 +853,8 @@ class Interpreter(Resync):
         if self._still_lying(change) and _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")):
             return False  # refused while the tracker has not yet said its die left the roll area: its lift, and
             # the lifts of dice put down unseen before it (``_unseen_placement_allows``), may come yet
+        if self._lift_may_tell(change):
+            return False
         self._done(change)
         if change.die not in roll and any(d in roll for d in self._fillers):  # a stand-in die of the roll: seen now
             fix = fix_roll(self.referee, change.die, change.card, change.chip, [], self._fillers)
@@ -964,6 +966,15 @@ class Interpreter(Resync):
         """Whether a die read as ``change``'s still lies loose as far as the tracker has said, ``change`` seen lately
         (``wait_s``): the tracker commits a die gone from the roll area later than one settling on a chip."""
         return self._now[1] - change.elapsed < self.settings.wait_s and any(c.die == change.die for c in self._lying)
+
+    def _lift_may_tell(self, change: Change) -> bool:
+        """Whether ``change``, a die the roll lacks seen lately (``wait_s``) on a chip, may be either of several dice of
+        its colours in the roll, all lying loose still as far as the tracker has said: which of them was picked up,
+        its ``loose-`` (committed later than a die settling on a chip), may tell yet (``fix_roll``; unseen5
+        p4s1005's blue5, read blue6 in the roll beside a blue3)."""
+        roll = [str(d) for d in self.state.roll]
+        alike = [c for c in self._lying if c.die in roll and colours(c.die) == colours(change.die)]
+        return self._now[1] - change.elapsed < self.settings.wait_s and change.die not in roll and len(alike) > 1
 
     def _faint_refused(self, change: Change) -> bool:
         """Whether ``change`` read its die faintly on a chip whose rule refuses it (a print's look-alike)."""

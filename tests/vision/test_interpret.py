@@ -206,6 +206,20 @@ def test_a_die_settling_with_the_face_first_read_on_a_chip_that_takes_only_the_r
     assert referee.violations == []
 
 
+def test_a_die_on_a_chip_the_roll_lacks_waits_for_the_lift_that_tells_which_die_of_its_colour_it_was() -> None:
+    """The roll holds blue3 and blue6; blue5 settles on F-G04:1 before the tracker says which blue die left the roll
+    area (it commits a die gone later than one settling). The blue6's lift comes a second later: the roll's blue6,
+    read faintly as it landed, was the blue5 (unseen5 p4s1005), not a guess between the two asked about."""
+    referee, interp = _dealt()
+    _rolled(interp, ("blue3", "red1", "blue6", "green2"), 3.0, read=0.4)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "blue5", 0.67)], 36, 6.0)
+    interp.feed([Change("loose-", 42, 5.5, die="blue6", where=(580.0, 400.0))], 42, 7.0)
+    interp.feed([], 48, 8.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert actions[-2:] == ["roll blue3 red1 blue5 green2", "place blue5 F-G04:1"], actions
+    assert interp.confirms == [] and referee.violations == []
+
+
 def test_returns_seen_out_of_turn_order_are_taken() -> None:
     """An unused red1 costs each player a die matching it; p2's die seen leaving before p1's is no violation."""
     referee, interp = _dealt()
