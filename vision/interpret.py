@@ -884,7 +884,8 @@ class Interpreter(Resync):
         # seen lying there, on no chip, before it was seen on the chip (its card not yet named there, or the layout
         # put it on no chip): put down then
         lying = dict.fromkeys([*(c for c in self._pending if c.kind == "loose+" and c.on_card), *self._lying])
-        put = next((c for c in lying if c.die == change.die and dist(c.where, change.where) <= self.settings.put_down_px
+        put = next((c for c in lying if colours(c.die) == colours(change.die)
+                    and dist(c.where, change.where) <= self.settings.put_down_px
                     and (0 <= change.elapsed - c.elapsed <= self.settings.wait_s
                          or c in self._lying and c.elapsed <= change.elapsed
                          and c.confidence >= self.settings.min_confidence)), None)  # (seen surely, lying there since)

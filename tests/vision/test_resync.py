@@ -1345,13 +1345,16 @@ def _placed(timeline: list[Change], action: str) -> Event:
     return next(e for e in referee.events if e.action == action)
 
 
-def test_a_die_seen_lying_on_a_card_before_it_is_seen_on_its_chip_was_put_down_when_first_seen_lying() -> None:
+@pytest.mark.parametrize("lying_as", ["black4", "black1"], ids=["read alike", "another face read"])
+def test_a_die_seen_lying_on_a_card_before_it_is_seen_on_its_chip_was_put_down_when_first_seen_lying(
+        lying_as: str) -> None:
     """The roll's second black4 is seen lying on F-G10 (taken at first for the black4 on its chip 1, glimpsed off
-    it), and only 1.5 s later on chip 3: it was put down when it was first seen lying there."""
+    it), and only 1.5 s later on chip 3: it was put down when it was first seen lying there, whichever face was read
+    as it lay (probe13 cd2s2103's red4, lying as red1 on C-G50 for 2 s)."""
     placed = _placed(_loose(("black4", "red6", "black4", "green1"), 2.0) + [
         Change("die+", 30, 5.0, "F-G10", 1, "black4"),
         Change("loose-", 57, 9.5, die="black4", where=(580.0, 400.0)),
-        Change("loose+", 60, 10.0, die="black4", where=(440.0, 600.0)),
+        Change("loose+", 60, 10.0, die=lying_as, where=(440.0, 600.0)),
         Change("die+", 69, 11.5, "F-G10", 3, "black4", where=(442.0, 601.0))], "place black4 F-G10:3")
     assert placed.accepted and placed.elapsed == 10.0
 
