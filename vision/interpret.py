@@ -882,7 +882,7 @@ class Interpreter(Resync):
                 change = replace(change, die=lifted)
         change = self._on_top_of_held(change)
         # seen lying there, on no chip, before it was seen on the chip (its card not yet named there, or the layout
-        # put it on no chip): put down then
+        # put it on no chip), of its colours (a face read as it lay may be another): put down then
         lying = dict.fromkeys([*(c for c in self._pending if c.kind == "loose+" and c.on_card), *self._lying])
         put = next((c for c in lying if colours(c.die) == colours(change.die)
                     and dist(c.where, change.where) <= self.settings.put_down_px
