@@ -1033,8 +1033,7 @@ class Resync:
         most, the first of which the starting-hand rule sets aside now: that card, dealt and set aside, reported as
         a stand-in (a name the layout gives it later corrects it)."""
         task = self.state.tasks[0] if self.state.tasks else None
-        few = 0 < len(change.resembles) <= SET_ASIDE_LOOKALIKES
-        if task is None or task[0] != "deal" or not (few or change.likely and change.resembles[:1] == (change.likely,)):
+        if task is None or task[0] != "deal" or not 0 < len(change.resembles) <= SET_ASIDE_LOOKALIKES:
             return False
         card, action = change.resembles[0], f"deal p{task[1] + 1} {change.resembles[0]}"
         if card in self._seen_cards() or self._trial(action) or _kept_in_hand(self.state, task[1], card):

@@ -541,26 +541,6 @@ def test_an_unknown_card_set_aside_named_as_the_cards_set_aside_leave_corrects_i
     assert all(e.accepted for e in referee.events if not e.undone)
 
 
-@pytest.mark.parametrize(("likely", "set_aside"), [("F-G28", True), ("", False)], ids=["explained well", "no look"])
-def test_an_unknown_card_gone_again_in_the_deal_like_many_cards_is_set_aside_only_if_it_looked_like_the_first(
-        likely: str, set_aside: bool) -> None:
-    """An unknown card put away from p1's hand resembles four cards, F-G28 (which the starting hand sets aside) most,
-    and goes again before it is taken for a card dealt. Explained well as F-G28 in a view (its look), it is F-G28
-    set aside (unseen5 p4s1005's F-G20, half under the next card set aside); with no look, a card half under
-    another in the pile, it is no card dealt."""
-    referee = Referee(GameConfig("fuse", 2), ManualClock())
-    interp = Interpreter(referee)
-    deal = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
-            Change("card+", 12, 2.0, "?1", where=(900.0, 300.0), type="bomb", size=80.0, likely=likely,
-                   resembles=("F-G28", "F-019", "F-G22", "F-G20")),
-            Change("card-", 15, 2.5, "?1", where=(900.0, 300.0), type="bomb"),
-            *DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE[3:]]
-    _run(interp, deal, 10.0)
-    deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
-    assert deals == ["deal p1 F-G21", *(["deal p1 F-G28"] if set_aside else []), "deal p1 F-G10", "deal p2 F-G04",
-                     "deal p2 F-G05"]
-
-
 def test_a_card_set_aside_and_shuffled_back_can_turn_up_again_in_the_row() -> None:
     """F-G28, set aside at the deal, leaves the table with the cards set aside (shuffled back into the deck); an
     unknown card then revealed into the row looking like F-G28 is F-G28, not another card (unseen5 p4s1005's
