@@ -1114,6 +1114,8 @@ class Resync:
             self._drawn_unseen_named(change)
             return
         if self._stand_ins[unknown] == change.card:
+            if change.kind != "die+":
+                self._renamed.setdefault(change.card, change.elapsed)  # named there: no guess any more
             return
         if change.kind == "die+" and self._resembles.get(unknown, ()) == (self._stand_ins[unknown],):
             return  # it looked like its stand-in alone: a name read under a die is the likelier misreading

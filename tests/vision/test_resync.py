@@ -555,6 +555,23 @@ def test_a_card_set_aside_and_shuffled_back_can_turn_up_again_in_the_row() -> No
     assert [e.action for e in referee.events if not e.undone and e.action.startswith("reveal")] == ["reveal F-G28"]
 
 
+def test_a_stand_in_named_where_its_card_lies_is_that_card_when_it_turns_up_again_in_the_row() -> None:
+    """The unknown card set aside beside F-G28 looks like F-019, its stand-in, and is then named F-019 where it lies:
+    no guess any more. Shuffled back with the cards set aside, F-019 turns up in the row: revealed again, and the deal
+    keeps it (probe h3s402's F-G27, taken back from the deal for another card)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    deal = [replace(c, likely="F-019", resembles=("F-019", "F-G22")) if c.card == "?1" else c
+            for c in DEAL_WITH_AN_UNKNOWN_CARD_SET_ASIDE]
+    deal += [Change("card=", 42, 7.0, "F-019", where=(920.0, 310.0), type="bomb"),
+             Change("card-", 48, 8.0, "F-G28", where=(900.0, 300.0)),
+             Change("card-", 48, 8.0, "F-019", where=(920.0, 310.0)),
+             Change("card+", 54, 9.0, "F-019", where=(200.0, 350.0), type="bomb", size=80.0)]
+    _run(interp, deal, 16.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert "deal p1 F-019" in actions and "reveal F-019" in actions, actions
+
+
 def test_two_unknown_cards_set_aside_side_by_side_are_each_corrected_by_the_name_given_where_it_lay() -> None:
     """Two unknown cards set aside 60 px apart (less than a card's length), both named as they are shuffled back:
     each name corrects the stand-in of the unknown card nearest where it was seen, not the first within reach."""
