@@ -157,6 +157,10 @@ class InterpreterSettings:
     unknown_wait_s: float = 4.0
     """An unknown card is taken to be a card (a stand-in reported for it) once it has lain there this long (a card
     that is gone again before is a glimpse); the cards turned up after it wait for it."""
+    deal_order_s: float = 1.5
+    """A card named as it is dealt waits this long after it turned up before it is dealt: the layout may name a card
+    that turned up before it later (probe2 h3s902's F-G27, set aside under a hand, named 0.5 s after p1's next card
+    and dealt to p2)."""
     on_card_share: float = 0.5
     """A loose die within this share of a card's short side of its centre lies on that card (on no chip that the
     card layout found); one the tracker saw inside a card's outline, within its whole short side."""
@@ -641,6 +645,8 @@ class Interpreter(Resync):
         if any(c.kind == "card+" and c.card.startswith("?") and c.elapsed < change.elapsed and c is not alias
                for c in self._pending):
             return False  # an unknown card turned up before it: dealt (or revealed) first
+        if self.state.tasks[0][0] == "deal" and self._now[1] - change.elapsed < self.settings.deal_order_s:
+            return False  # a card that turned up before it may be named later yet: the deal goes by when they did
         if alias is not None:  # that card, seen first unrecognised (like it alone) and named since: turned up then
             self._done(alias)
             self.notes.append(f"unknown card {alias.card} at {alias.elapsed:.2f} s: {change.card}, named since")

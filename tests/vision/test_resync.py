@@ -469,6 +469,23 @@ def test_an_unknown_card_put_where_the_dealer_sets_cards_aside_gets_a_stand_in_t
     assert abs(interp.zones.players[0][0] - 360.0) < 1 and interp.zones.aside is not None
 
 
+def test_a_card_named_late_is_dealt_in_the_order_the_cards_turned_up() -> None:
+    """F-G28 (worth 4, set aside beside F-G21's 4) turns up at 2 s but the layout names it only at 3.2 s, after
+    F-G10, which turned up at 2.5 s, is named: p1 was dealt F-G28 before F-G10, so F-G10 is p1's and F-G28 no card
+    of p2's (probe2 h3s902's F-G27, set aside under a hand)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    interp = Interpreter(referee)
+    late = Change("card+", 19, 2.0, "F-G28", where=(900.0, 300.0), type="bomb", size=80.0)
+    timeline = [Change("card+", 6, 1.0, "F-G21", where=(300.0, 600.0), type="bomb", size=80.0),
+                Change("card+", 15, 2.5, "F-G10", where=(420.0, 600.0), type="bomb", size=80.0),
+                Change("card+", 24, 4.0, "F-G04", where=(300.0, 100.0), type="bomb", size=80.0),
+                Change("card+", 30, 5.0, "F-G05", where=(420.0, 100.0), type="bomb", size=80.0)]
+    for frame in range(61):
+        interp.feed([c for c in [*timeline, late] if c.frame == frame], frame, frame / 6)
+    deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
+    assert deals == ["deal p1 F-G21", "deal p1 F-G28", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"], deals
+
+
 def test_a_card_of_a_starting_hand_leaving_as_the_deal_ends_was_the_card_set_aside() -> None:
     """p1 is dealt F-G21 (worth 4), F-G28 (4, set aside by the starting-hand rule) and F-G10, but the camera names
     F-G28 first: taken as p1's first card, it keeps F-G21 out. As the deal ends the cards set aside leave the
