@@ -220,6 +220,10 @@ class InterpreterSettings:
     3 more placements match the truth's time (two logs made exact) and none less, where dating them at the soonest
     made 3 match and 3 others not (dice held a while). Seen later than the second bound, the die was held or put
     down elsewhere first (the truth's placement a median 3.4-6 s after such a lift)."""
+    which_lifted_s: float = 2.0
+    """A die on a chip that the roll lacks, while several dice of its colours lie loose still, waits this long after it
+    settled for the tracker to say which of them was picked up (``_lift_may_tell``): unseen5 p4s1005's came 1.7 s
+    after its blue5 settled."""
     lift_s: float = 1.0
     """A die on a chip printed with its colour, read with a face the roll lacks, is the roll's one die of its
     colours unless that die still lies loose this many seconds after it was seen there: then it is the card's
@@ -975,13 +979,14 @@ class Interpreter(Resync):
         return self._now[1] - change.elapsed < self.settings.wait_s and any(c.die == change.die for c in self._lying)
 
     def _lift_may_tell(self, change: Change) -> bool:
-        """Whether ``change``, a die the roll lacks seen lately (``wait_s``) on a chip, may be either of several dice of
-        its colours in the roll, all lying loose still as far as the tracker has said: which of them was picked up,
-        its ``loose-`` (committed later than a die settling on a chip), may tell yet (``fix_roll``; unseen5
-        p4s1005's blue5, read blue6 in the roll beside a blue3)."""
+        """Whether ``change``, a die the roll lacks, settled on a chip lately (``which_lifted_s``) while several dice
+        of its colours in the roll lie loose still as far as the tracker has said: which of them was picked up, its
+        ``loose-`` (committed later than a die settling on a chip), may tell yet (``fix_roll``; unseen5 p4s1005's
+        blue5, read blue6 in the roll beside a blue3)."""
         roll = [str(d) for d in self.state.roll]
         alike = [c for c in self._lying if c.die in roll and colours(c.die) == colours(change.die)]
-        return self._now[1] - change.elapsed < self.settings.wait_s and change.die not in roll and len(alike) > 1
+        lately = self._now[1] - change.elapsed < self.settings.which_lifted_s
+        return lately and change.die not in roll and len(alike) > 1
 
     def _faint_refused(self, change: Change) -> bool:
         """Whether ``change`` read its die faintly on a chip whose rule refuses it (a print's look-alike)."""

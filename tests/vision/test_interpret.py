@@ -186,6 +186,7 @@ def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> Non
     interp.feed(turned, 30, 5.0)
     assert sorted(str(d) for d in referee.state.roll) == ["black3", "black5", "green1", "red6"]
     interp.feed([Change("die+", 50, 7.0, "F-G04", 1, "black2", 0.9)], 50, 8.0)
+    interp.feed([], 57, 9.5)  # (a lift telling which black die it was may come: ``which_lifted_s``; none does)
     actions = [e.action for e in referee.events if not e.undone]
     assert actions[-2:] == ["roll black5 red6 black2 green1", "place black2 F-G04:1"], actions
     assert referee.violations == [] and interp.confirms == []
@@ -639,6 +640,7 @@ def test_a_face_misread_as_a_die_lands_on_a_chip_is_the_roll_die_of_its_colour()
     interp.feed([Change("die+", 40, 6.0, "F-G04", 1, "red1", 0.3)], 40, 7.0)
     assert referee.events[-1].action == "place red6 F-G04:1" and referee.events[-1].accepted
     interp.feed([Change("die+", 50, 8.0, "F-G04", 2, "black3", 0.3)], 50, 9.0)  # black5 or black2: not guessed
+    interp.feed([], 63, 10.5)  # (once no lift has told which, ``which_lifted_s``)
     assert referee.events[-1].action == "place red6 F-G04:1" and interp.confirms
 
 
