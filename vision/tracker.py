@@ -328,15 +328,17 @@ class Tracker:
     def _on_top(self, key: tuple[str, int], die: DieSeen, seen: set) -> tuple[tuple[str, int], DieSeen]:
         """A die read on a chip that holds a committed die of other colours (or of its colours with another face, read
         surely, ``sure_top``, or twice as surely as the die there, or read as the die committed on top of it), where
-        the card stacks a chip on that one: it is the die on top. The die under it is hidden, so the layout, seeing
-        one die there, gave it the bottom chip. Not while a die is seen on the chip stacked on it: then it is the die
+        the card stacks a chip on that one (right on it, or in a pyramid half a chip aside, the die lying that way):
+        it is the die on top. The die under it is hidden, so the layout, seeing one die there, gave it the bottom
+        chip. Not while a die is seen on the chip stacked on it: then it is the die
         under that one, seen (and misread) beside it."""
         track = self._track(key[0])
         spots = track.chips if track else {}
         sure = self.settings.sure_top
         while (chip := self.chips.get(key)) is not None and chip.die and chip.die != die.die:
-            above = _stacked(spots, key[1], 1)
-            if above is None or (key[0], above) in seen:
+            where = _box_centre(die.box)
+            above = _stacked(spots, key[1], 1, where)
+            if above is None or (key[0], above) in seen or not _towards(where, spots[key[1]][0], spots[above][0]):
                 break
             faint = die.confidence < min(sure, 2 * _read_as(chip.votes, chip.die))
             if colours(chip.die) == colours(die.die) and faint and self._die_on((key[0], above)) != die.die:
@@ -821,11 +823,30 @@ def _looks_otherwise(track: _Card, card: CardSeen) -> bool:
     return not track.card_id and not card.card_id and bool(track.likely) and card.likely != track.likely
 
 
-def _stacked(spots: dict[int, tuple[Point, float, int]], chip: int, step: int) -> int | None:
-    """The chip stacked right on ``chip`` (``step`` 1) or the one it is stacked on (-1), if any."""
+STACK_REACH = 1.3
+"""A chip one level up rests on a chip whose spot lies within this many chip radii of its own: right above it in a
+stack, half a chip spacing aside (about 1.15 radii) in a pyramid or a wall."""
+
+
+def _stacked(spots: dict[int, tuple[Point, float, int]], chip: int, step: int, near: Point | None = None) -> int | None:
+    """The chip stacked on ``chip`` (``step`` 1) or the one it is stacked on (-1), if any: right above or below it
+    (a stack), or half a chip aside (a pyramid's or a wall's chip rests on two), the nearest ``near`` (a die's
+    place) of those."""
     mine = spots.get(chip)
-    return next((k for k, (centre, radius, level) in spots.items() if mine is not None
-                 and level == mine[2] + step and _dist(centre, mine[0]) <= max(radius, mine[1])), None)
+    if mine is None:
+        return None
+    reach = STACK_REACH * max(mine[1], *(r for _, r, _ in spots.values()))
+    options = [(_dist(centre, near or mine[0]), k) for k, (centre, radius, level) in spots.items()
+               if level == mine[2] + step and _dist(centre, mine[0]) <= reach]
+    return min(options)[1] if options else None
+
+
+def _towards(where: Point, chip: Point, above: Point) -> bool:
+    """Whether a die seen at ``where`` lies on the side of ``chip``'s spot facing ``above``'s, the chip resting on it:
+    always in a stack (one spot over the other); in a pyramid or a wall, whose upper chip lies half a chip aside, a
+    die on the far side is the die of ``chip`` itself."""
+    step = (above[0] - chip[0], above[1] - chip[1])
+    return step[0] ** 2 + step[1] ** 2 < 1 or (where[0] - chip[0]) * step[0] + (where[1] - chip[1]) * step[1] >= 0
 
 
 def _chip_at(track: _Card, die: DieSeen) -> int | None:

@@ -340,6 +340,21 @@ def test_a_die_seen_where_a_die_lies_on_a_stack_is_the_next_one_unless_it_is_tha
         [("die+", "F-001", 3, top)] if on_top else [])
 
 
+@pytest.mark.parametrize(("x", "on_top"), [(136.0, True), (125.0, False)], ids=["towards chip 3", "away from it"])
+def test_a_die_seen_on_a_pyramid_chip_towards_the_chip_resting_on_it_is_the_die_on_top(x: float, on_top: bool) -> None:
+    """A pyramid: chip 3 rests on chips 1 and 2, its spot halfway between theirs (11 px aside, 1.1 radii). With red5
+    on chip 1, a blue1 seen there, on chip 3's side of chip 1's spot, is the die put on chip 3, hiding the red5
+    (unseen5 cd2s1003's C-G51, probe2 cd3s906's); seen on the far side it is no die on chip 3."""
+    spots = (ChipSpot(1, (130.0, 130.0), 10.0), ChipSpot(2, (152.0, 130.0), 10.0), ChipSpot(3, (141.0, 130.0), 10.0, 1))
+    pyramid = replace(CARD, chips=spots)
+    bottom = die("red5", 1, 130.0)
+    seen = DieSeen("blue1", die("blue1", 1, x).box, 0.9, ("F-001", 1))
+    changes = run([((pyramid, OTHER), (bottom,))] * 6 + [((pyramid, OTHER), (seen,))] * 18)
+    added = [k for k in kinds(changes) if k[0] == "die+"]
+    assert added[0] == ("die+", "F-001", 1, "red5")
+    assert (("die+", "F-001", 3, "blue1") in added) == on_top, added
+
+
 def test_a_stack_has_no_gaps() -> None:
     """The layout takes a die's level from how high its box stands: a die read on the stacked chip with none under
     it lies on the chip under it, and so does a second reading of the die there, read higher."""
