@@ -330,8 +330,8 @@ class Tracker:
         surely, ``sure_top``, or twice as surely as the die there, or read as the die committed on top of it), where
         the card stacks a chip on that one (right on it, or in a pyramid half a chip aside, the die lying that way):
         it is the die on top. The die under it is hidden, so the layout, seeing one die there, gave it the bottom
-        chip. Not while a die is seen on the chip stacked on it: then it is the die
-        under that one, seen (and misread) beside it."""
+        chip. Not while a die is seen on the chip stacked on it: then it is the die under that one, seen (and
+        misread) beside it."""
         track = self._track(key[0])
         spots = track.chips if track else {}
         sure = self.settings.sure_top
@@ -825,7 +825,7 @@ def _looks_otherwise(track: _Card, card: CardSeen) -> bool:
 
 STACK_REACH = 1.3
 """A chip one level up rests on a chip whose spot lies within this many chip radii of its own: right above it in a
-stack, half a chip spacing aside (about 1.15 radii) in a pyramid or a wall."""
+stack, half a chip spacing aside (about 1.1 radii) in a pyramid or a wall. 1.2 and 1.5 gave the same 60 games."""
 
 
 def _stacked(spots: dict[int, tuple[Point, float, int]], chip: int, step: int, near: Point | None = None) -> int | None:
@@ -835,9 +835,8 @@ def _stacked(spots: dict[int, tuple[Point, float, int]], chip: int, step: int, n
     mine = spots.get(chip)
     if mine is None:
         return None
-    reach = STACK_REACH * max(mine[1], *(r for _, r, _ in spots.values()))
     options = [(_dist(centre, near or mine[0]), k) for k, (centre, radius, level) in spots.items()
-               if level == mine[2] + step and _dist(centre, mine[0]) <= reach]
+               if level == mine[2] + step and _dist(centre, mine[0]) <= STACK_REACH * max(radius, mine[1])]
     return min(options)[1] if options else None
 
 
