@@ -709,8 +709,12 @@ class Tracker:
             if not track.committed:
                 recent = self._present(track.votes, obs.elapsed)
                 if recent is not None:
-                    vote = self._loose_vote(track.votes.run(track.first[1]), self.settings.loose_lead)
-                    if vote is not None:
+                    run = track.votes.run(track.first[1])
+                    vote = self._loose_vote(run, self.settings.loose_lead)
+                    if vote is not None and vote[0] is None:  # mostly missed: seen since its last miss
+                        last_miss = max(k for k, v in enumerate(run) if v[1] is None)
+                        track.first = (obs.frame, run[last_miss + 1][0] if last_miss + 1 < len(run) else obs.elapsed)
+                    elif vote is not None:
                         die, conf = vote
                         track.committed, track.die = True, str(die)
                         on_card = any(_inside(track.centre, c.corners) for c in obs.cards if c.type != "back")

@@ -355,6 +355,17 @@ def test_a_die_seen_on_a_pyramid_chip_towards_the_chip_resting_on_it_is_the_die_
     assert (("die+", "F-001", 3, "blue1") in added) == on_top, added
 
 
+def test_a_loose_die_mostly_missed_is_no_die_named_none_but_the_die_seen_since_its_last_miss() -> None:
+    """A loose black3 glimpsed now and then (read in 3 of 14 frames), then seen in every frame: the run of misses is
+    no die (the tracker once committed it as a loose die named "None", then took it back), and the black3 lies there
+    from when it was seen without a break (unseen5 p4s1005 at 82 s)."""
+    loose = DieSeen("black3", (492.0, 392.0, 508.0, 408.0), 0.6, None)
+    pattern = "100100000010001111111111"
+    changes = run([((CARD, OTHER), (loose,) if seen == "1" else ()) for seen in pattern])
+    assert [(c.kind, c.die, c.elapsed) for c in changes if c.kind.startswith("loose")] == [
+        ("loose+", "black3", 14 / FPS)]
+
+
 def test_a_stack_has_no_gaps() -> None:
     """The layout takes a die's level from how high its box stands: a die read on the stacked chip with none under
     it lies on the chip under it, and so does a second reading of the die there, read higher."""
