@@ -1225,7 +1225,7 @@ class Resync:
         # one unseen (probe12 h2s2001: yellow2 returned for yellow1, not green1 read as green2)
         returned = Die.parse(die)
         if any(c.kind == "loose+" and unused.elapsed < self._game_time(c.elapsed) <= at
-               and (rolled := _parsed(c.die)) is not None and _matches(rolled, returned)
+               and (returned.shares_colour(rolled := Die.parse(c.die)) or returned.face == rolled.face)
                for c in [*self._pending, *self._given_up]):
             return False
         why = f"unused {read} read again as {new}, so {action!r}"
@@ -1475,16 +1475,3 @@ def _hand(referee: Referee, player: int) -> tuple[list[str], list[str]]:
 def _place(names: tuple[str, ...], name: str) -> int:
     """Where ``name`` comes in ``names`` (after all of them if it is not there)."""
     return names.index(name) if name in names else len(names)
-
-
-def _parsed(name: str | None) -> Die | None:
-    """The die ``name`` names, or None for a reading that names none (a loose change with no die agreed on)."""
-    try:
-        return Die.parse(name) if name else None
-    except RulesError:
-        return None
-
-
-def _matches(unused: Die, returned: Die) -> bool:
-    """Whether ``returned`` pays for the unused die ``unused`` rolled again: a colour or the number in common."""
-    return bool(set(unused.colours) & set(returned.colours)) or unused.face == returned.face

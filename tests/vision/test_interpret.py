@@ -307,21 +307,6 @@ def test_a_die_returned_that_matches_a_later_unused_die_rolled_again_leaves_the_
     assert referee.violations == []
 
 
-def test_a_loose_reading_that_names_no_die_says_nothing_of_the_unused_die() -> None:
-    """As above, but what was seen landing since names no die (a reading the tracker could not agree on): the
-    returned green4 is judged against the unused yellow1 alone, which it then corrects, and nothing breaks."""
-    referee, interp = _dealt()
-    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1",
-                   "place black1 F-G04:1", "done", "unused yellow1"):
-        referee.submit(action)
-    interp.feed([Change("die+", 30, 5.0, card, 1, d) for card, d in (("F-G21", "red1"), ("F-G10", "green4"),
-                                                                     ("F-G04", "black1"))], 30, 5.0)
-    interp.feed([Change("loose+", 63, 10.5, die="None", where=(560.0, 430.0))], 63, 10.5)
-    interp.feed([Change("die-", 66, 11.0, "F-G10", 1, "green4")], 66, 11.0)
-    interp.feed([], 70, 11.67)
-    assert [e.action for e in referee.events if not e.undone][-2:] == ["unused yellow4", "return F-G10:1"]
-
-
 def test_a_die_lifted_before_the_unused_die_was_rolled_again_says_nothing_of_its_reading() -> None:
     """green4 leaves F-G10:1 before black1 is placed; judged as p1's return once the unused die is read yellow1,
     it is refused and asked about: a die moved before that die was rolled again tells nothing of it."""
