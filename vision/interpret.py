@@ -47,8 +47,10 @@ from rules.referee import Event, Referee
 from rules.table import CardInPlay
 from vision.observation import Point, colours
 from vision.resync import (
+    HELD,
     Correct,
     Resync,
+    by_chip_rule,
     chip_rule,
     copy_of,
     dist,
@@ -69,9 +71,6 @@ PERCEPTION_DOUBTS = ("not now", "no ", "is not in front of any player", "is not 
 unused die is judged by that die's one reading as it was rolled again: more often misread than misplayed.)"""
 LOGISTICS = "logistics-specialist"
 """The role whose leader rolls one extra die (``rules.game``): the one role a roll's size tells."""
-HELD = " already holds "
-"""... and a die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
-leaving, or misread)."""
 VALUE_RELATIONS = (" breaks ", " makes ", " leaves ")
 """Refusals by a chip's rule that weigh its die against the card's other dice (a neighbour's relation, a sum, what
 the rest can still make)."""
@@ -524,22 +523,26 @@ class Interpreter(Resync):
             # first seen on the frame on which the countdown ran out: made since the frame before, in time
             change = replace(change, elapsed=limit + self.settings.clock_start - BEFORE_THE_END)
         why = self._trial(action)
-        doubt = (_doubtful(why) or change.confidence < self.settings.min_confidence
-                 or change.elapsed < self._doubt_until or (rule_kind and bool(why) and not self._in_step(action))
-                 or change.elapsed - self._renamed.get(change.card, -inf) < self.settings.doubt_s
-                 or (why.startswith("chip ") and any(w in why for w in VALUE_RELATIONS)
-                     and self._unsure_dice_on(change.card))
-                 or (rule_kind and bool(why) and self._unseen_placement_allows(action)))
-        if why and (not rule_kind or doubt):
+        if why and (not rule_kind or self._doubted_refusal(change, action, why)):
             self._ask(change, f"saw {action!r} at {self._game_time(change.elapsed):.2f} s; the rules refuse it "
                               f"({why}): is that what happened?", action)
-            if rule_kind and change.kind == "die+" and _chip_rule(why) \
+            if rule_kind and change.kind == "die+" and by_chip_rule(why) \
                     and (change.confidence >= self.settings.taken_back_confidence or self._rolled_surely(change.die)):
                 self._doubted.append((change, action, why))
             return None
         if change.kind == "card+" and change.size and action.startswith(("deal ", "reveal ")):
             self._laid[action.split()[-1]] = (change.where, change.size)
         return self._submit(change, action)
+
+    def _doubted_refusal(self, change: Change, action: str, why: str) -> bool:
+        """Whether the game's refusal ``why`` of ``action`` may be vision's doing rather than the players': asked
+        about, never a violation."""
+        return (_doubtful(why) or change.confidence < self.settings.min_confidence
+                or change.elapsed < self._doubt_until or not self._in_step(action)
+                or change.elapsed - self._renamed.get(change.card, -inf) < self.settings.doubt_s
+                or (why.startswith("chip ") and any(w in why for w in VALUE_RELATIONS)
+                    and self._unsure_dice_on(change.card))
+                or self._unseen_placement_allows(action))
 
     def _unseen_placement_allows(self, action: str) -> bool:
         """Whether the game would take a placement it refuses had a die of the roll lifted from the roll area and
@@ -860,7 +863,7 @@ class Interpreter(Resync):
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
                               f"lies loose still, the card's print")
             return True
-        if self._still_lying(change) and _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")):
+        if self._still_lying(change) and by_chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")):
             return False  # refused while the tracker has not yet said its die left the roll area: its lift, and
             # the lifts of dice put down unseen before it (``_unseen_placement_allows``), may come yet
         if self._lift_may_tell(change):
@@ -922,7 +925,7 @@ class Interpreter(Resync):
         violation (``_made_legal_taken_back``)."""
         was = [d for d in self.referee.events[index].action.split()[1:] if d not in roll.split()[1:]]
         if len(was) == 1 and colours(was[0]) == colours(change.die) \
-                and _chip_rule(self._trial(f"place {was[0]} {change.card}:{change.chip}")):
+                and by_chip_rule(self._trial(f"place {was[0]} {change.card}:{change.chip}")):
             self._made_legal[change.card, change.chip] = (change, was[0])
 
     def _made_legal_taken_back(self, change: Change) -> bool:
@@ -952,7 +955,7 @@ class Interpreter(Resync):
             correct(roll.index, rolled)
 
         why = f"{placed.die} on {change.card}:{change.chip} at {placed.elapsed:.2f} s lifted at {change.elapsed:.2f} s"
-        if not self._correct_if(corrections, why, lambda trial: _chip_rule(_refusal(trial, action))
+        if not self._correct_if(corrections, why, lambda trial: by_chip_rule(_refusal(trial, action))
                                 and judged_as_before(self.referee, trial, roll.index)):
             return False
         event = self._submit(replace(placed, die=was), action)
@@ -991,7 +994,7 @@ class Interpreter(Resync):
     def _faint_refused(self, change: Change) -> bool:
         """Whether ``change`` read its die faintly on a chip whose rule refuses it (a print's look-alike)."""
         return change.confidence < self.settings.min_confidence \
-            and _chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}"))
+            and by_chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}"))
 
     def _seen_elsewhere(self, die: str, change: Change) -> int:
         """How many dice named ``die`` the table shows elsewhere than ``change``'s chip: lying loose still, or seen
@@ -1032,7 +1035,7 @@ class Interpreter(Resync):
         alike = [d for d in map(str, self.state.roll) if colours(d) == colours(change.die)]
         if len(alike) != 1 or not self._rolled_surely(alike[0]):
             return None
-        return alike[0] if _chip_rule(self._trial(f"place {alike[0]} {change.card}:{change.chip}")) else None
+        return alike[0] if by_chip_rule(self._trial(f"place {alike[0]} {change.card}:{change.chip}")) else None
 
     def _next_roll_holds(self, change: Change) -> bool:
         """Whether a die settling on a chip, of colours the roll lacks, is one of a heap of loose dice that landed
@@ -1213,7 +1216,7 @@ class Interpreter(Resync):
                 self._done(change)
                 self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")
                 return True
-            return False  # used by ``_resync`` if nothing else explains it
+            return self._refused_on_card(change, card)  # else used by ``_resync`` if nothing else explains it
         for i, (index, die, _, _) in enumerate(self._refused):
             back = self._back_at.get(index)
             if die == change.die and back is not None and change.elapsed - back <= self.settings.wait_s:
@@ -1434,10 +1437,19 @@ class Interpreter(Resync):
         if (card := self._card_under(change)) is not None:
             if self.state.phase == "lose":
                 self._returned_from(card, change)
+            self._refused_lifted(change, card)
             return True  # a die that lay on a card, on no chip: taken with the card, or returned
         self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
         self._picked_up.append(change)
         return True
+
+    def _refused_lifted(self, change: Change, card: str) -> None:
+        """A refused die that lay on ``card`` on no chip (``_loose_on_card``), lifted: taken back."""
+        for index, die, on, _ in self._refused:
+            if on == card and colours(die) == colours(change.die) and index not in self.taken_back:
+                self.taken_back[index] = change.frame
+                self._back_at[index] = change.elapsed
+                return
 
     def _returned_from(self, card: str, change: Change) -> None:
         """A die seen lying on ``card`` (on no chip the layout knew) lifted while the game waits for a die returned:
@@ -1466,16 +1478,6 @@ def _doubtful(why: str) -> bool:
     """A refusal that says more about what vision read than about the players (``PERCEPTION_DOUBTS``: at its start,
     or after the card's id that leads it; ``HELD``)."""
     return why.startswith(PERCEPTION_DOUBTS) or why.partition(" ")[2].startswith(PERCEPTION_DOUBTS) or HELD in why
-
-
-NOT_THE_CHIPS_RULE = (HELD, "does not exist", "dice have no")
-"""Refusals that name a chip but not its rule: a die already there, a chip the card lacks, a colour the game lacks."""
-
-
-def _chip_rule(why: str) -> bool:
-    """A refusal by the chip's own rule (its colour, number or order, read from the card's own dice), not by what
-    the game keeps of the turn (whose quota, which chip holds what) that a missed or misread placement skews."""
-    return why.startswith("chip ") and not any(words in why for words in NOT_THE_CHIPS_RULE)
 
 
 def _landed_together(dice: list[Change], within: float) -> list[Change]:

@@ -125,6 +125,12 @@ def dice_on_chips(state: State) -> dict[tuple[str, int], str]:
     return {(cip.id, k): str(die) for area in state.players for cip in area.cards for k, die in cip.physical.items()}
 
 
+def _within(held: list[tuple[str, ...]], seen: list[tuple[str, ...]]) -> bool:
+    """Whether the dice ``seen`` bottom up on a stack are those ``held`` there bottom up, some perhaps hidden."""
+    rest = iter(held)
+    return all(any(die == other for other in rest) for die in seen)
+
+
 def copy_of(referee: Referee) -> Referee:
     return Referee.from_dict(referee.to_dict())
 
@@ -267,12 +273,14 @@ class Resync:
     row_off_line: float | None
     _static: list[Point]
     _lying: list[Change]
+    _refused: list[tuple[int, str, str, int]]
 
     # the interpreter's own steps, used here
     state: State
     _done: Any
     _ask: Any
     _report: Any
+    _doubted_refusal: Any
     _trial: Any
     _owner: Any
     _held: Any
@@ -960,8 +968,18 @@ class Resync:
             known -= set(self._stand_ins.values()) | self._unseen_stand_ins
         else:
             known = {card}
+        stacked = {(c, k) for c in known for k in self._stacked_chips(c)}
         return all(colours(game.get(k, "")) == colours(table.get(k, "")) for k in set(game) | set(table)
-                   if k[0] in known)
+                   if k[0] in known and k not in stacked) \
+            and all(_within([colours(game[k]) for k in sorted(stacked) if k[0] == c and k in game],
+                            [colours(table[k]) for k in sorted(stacked) if k[0] == c and k in table])
+                    for c in {c for c, _ in stacked})
+
+    def _stacked_chips(self, card: str) -> list[int]:
+        """The chips of ``card``'s stacks (one die on another): a die deep in a tall stack is hidden, and the layout,
+        counting the stack's levels by how high its top die stands, may read it short (unseen5 s1004's F-G27)."""
+        layout = self.state.game.cards[card].layout if card in self.state.game.cards else None
+        return [c.number for g in (layout.groups if layout else ()) if g.kind == "stack" for c in g.chips]
 
     def _stand_in(self, change: Change) -> str | None:
         """An unknown card dealt (a role card too), turned up into the row or drawn as a spark: the game cannot go on
@@ -1393,10 +1411,7 @@ class Resync:
         if self.state.phase != "distribute" or self._owner(card) is None:
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")
             return True
-        cip = self._held(card)
-        roll = [str(d) for d in self.state.roll]
-        dice = [change.die] if change.die in roll else [d for d in roll if colours(d) == colours(change.die)]
-        options = [(d, chip) for d in dict.fromkeys(dice) for chip in cip.empty_chips
+        options = [(d, chip) for d in self._roll_dice_like(change) for chip in self._held(card).empty_chips
                    if not self._trial(f"place {d} {card}:{chip}")]
         if len(options) != 1:
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip the game can tell")
@@ -1411,6 +1426,35 @@ class Resync:
         return True
 
 
+    def _roll_dice_like(self, change: Change) -> list[str]:
+        """The roll's dice that loose ``change`` may be: itself, else those of its colours."""
+        roll = [str(d) for d in self.state.roll]
+        return [change.die] if change.die in roll else list(dict.fromkeys(d for d in roll
+                                                                          if colours(d) == colours(change.die)))
+
+    def _refused_on_card(self, change: Change, card: str) -> bool:
+        """A die of the roll seen on ``card`` but on none of its chips (the card's own card, unnamed under a stack's
+        top die), while the card has one empty chip and the chip's rule refuses the die: put there all the same,
+        an illegal placement (unseen5 s1004's blue4 on the fifth die of F-G27's stack)."""
+        cip = self._held(card) if self.state.phase == "distribute" and self._owner(card) is not None else None
+        dice = self._roll_dice_like(change)
+        if cip is None or len(cip.empty_chips) != 1 or len(dice) != 1:
+            return False
+        action = f"place {dice[0]} {card}:{cip.empty_chips[0]}"
+        why = self._trial(action)
+        if not by_chip_rule(why) or self._doubted_refusal(change, action, why):
+            return False  # (a refusal asked about waits: the die may yet be seen on its chip)
+        self._done(change)
+        gone = [c for c in self._left if colours(c.die) == colours(change.die)]
+        if gone:
+            self._left.remove(gone[-1])
+        self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}: on its one empty chip, refused")
+        event = self._report(replace(change, die=dice[0]), action, rule_kind=True)
+        if event is not None and not event.accepted:
+            self._refused.append((event.index, dice[0], card, cip.empty_chips[0]))
+        return True
+
+
 def _completion(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
     """The placements of ``dice`` on the empty chips of ``cip`` (a card in play) that complete it, when exactly one
     choice of the dice does and the game takes it (tried on a copy); else none."""
@@ -1418,6 +1462,19 @@ def _completion(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
     found = {f for chosen in permutations(dice, len(empty))
              if takes(referee, list(f := tuple(f"place {d} {cip.id}:{k}" for d, k in zip(chosen, empty))))}
     return list(min(found)) if len({tuple(sorted(a.split()[1] for a in f)) for f in found}) == 1 else []
+
+
+HELD = " already holds "
+"""A die seen on a chip the game holds: a chip takes one die, so the game's die is not there (missed
+leaving, or misread)."""
+NOT_THE_CHIPS_RULE = (HELD, "does not exist", "dice have no")
+"""Refusals that name a chip but not its rule: a die already there, a chip the card lacks, a colour the game lacks."""
+
+
+def by_chip_rule(why: str) -> bool:
+    """A refusal by the chip's own rule (its colour, number or order, read from the card's own dice), not by what
+    the game keeps of the turn (whose quota, which chip holds what) that a missed or misread placement skews."""
+    return why.startswith("chip ") and not any(words in why for words in NOT_THE_CHIPS_RULE)
 
 
 def chip_rule(state: State, card: str, chip: int) -> Chip | None:

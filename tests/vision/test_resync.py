@@ -1656,3 +1656,33 @@ def test_an_unknown_card_named_where_it_lies_before_its_report_is_dealt_as_that_
     deals = [e.action for e in referee.events if e.action.startswith("deal") and not e.undone]
     assert deals == ["deal p1 F-G21", "deal p1 F-G28", "deal p1 F-G10", "deal p2 F-G04", "deal p2 F-G05"]
     assert all(e.accepted for e in referee.events if not e.undone)
+
+
+def test_a_die_lying_on_a_stack_whose_one_empty_chip_refuses_it_is_an_illegal_placement() -> None:
+    """p2's stack F-G28 gets four dice over two rolls, the tracker seeing it one level short (green2 hidden: blue5
+    read on chip 2, yellow3 on 3, each taken for the die on top of the one there). The third roll's red6 is seen
+    lying on the card, on no chip (the card unnamed under the stack's top die), then back in the roll area: put on
+    the stack's one empty chip, whose rule (blue/4) refuses it, and taken back (unseen5 s1004)."""
+    referee, interp = _dealt()
+    stack, p1 = (300.0, 100.0), (360.0, 600.0)
+    timeline = CARDS_SEEN + _loose(("red4", "green2", "black1", "green4"), 2.0) + [
+        Change("die+", 18, 3.0, "F-G28", 1, "red4", where=stack), Change("die+", 24, 4.0, "F-G28", 2, "green2",
+                                                                         where=stack),
+        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1), Change("die+", 36, 6.0, "F-G10", 1, "green4",
+                                                                        where=p1),
+        *_loose(("blue5", "yellow3", "red1", "yellow5"), 8.0),
+        Change("die+", 54, 9.0, "F-G28", 2, "blue5", where=stack), Change("die+", 60, 10.0, "F-G28", 3, "yellow3",
+                                                                          where=stack),
+        Change("die+", 66, 11.0, "F-G21", 2, "red1", where=p1), Change("die+", 72, 12.0, "F-G10", 2, "yellow5",
+                                                                       where=p1),
+        *_loose(("red6", "black2", "green1", "yellow1"), 14.0),
+        Change("loose-", 93, 15.5, die="red6", where=(500.0, 400.0)),
+        Change("loose+", 96, 16.0, die="red6", where=(302.0, 98.0), on_card=True),
+        Change("loose-", 114, 19.0, die="red6", where=(302.0, 98.0)),
+        Change("loose+", 114, 19.0, die="red6", where=(500.0, 400.0))]
+    _run(interp, timeline, 28.0)
+    actions = _actions(referee)
+    assert "place blue5 F-G28:3" in actions and "place yellow3 F-G28:4" in actions, actions
+    refused = [e for e in referee.violations if e.action == "place red6 F-G28:5"]
+    assert len(refused) == 1 and refused[0].elapsed == 16.0 and interp.taken_back == {refused[0].index: 114}
+    assert not any("red6" in c.question for c in interp.confirms)
