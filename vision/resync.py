@@ -377,9 +377,7 @@ class Resync:
     def _exact_print(self, change: Change) -> bool:
         """A die read on a chip printed with exactly that die (``[black3]``) while neither the roll nor the dice
         lately picked up from the roll area hold a die of its colours: the print, drawn as a die, read as one."""
-        rule = chip_rule(self.state, change.card, change.chip) if change.kind == "die+" else None
-        atoms = rule.atoms if rule is not None else ()
-        if len(atoms) != 1 or atoms[0].negated or f"{atoms[0].colour}{atoms[0].number}" != change.die:
+        if change.kind != "die+" or not self._printed_as(f"place {change.die} {change.card}:{change.chip}"):
             return False
         return not any(colours(d) == colours(change.die) for d in [*map(str, self.state.roll),
                                                                      *(c.die for c in self._left)])
@@ -403,7 +401,7 @@ class Resync:
             if task == "spark":
                 return self._sparks_drawn_unseen(change)  # (the sparks' own rule: no catching up past it)
             return (task == "distribute" and self._place_leftovers(change)
-                    or task == "defuse" and self._defused_early()
+                    or task == "defuse" and (self._defused_early() or self._completed_by_a_print(change))
                     or task == "lose" and self._unused_owes_less(change)
                     or self._catch_up(change))
         if change.kind == "die+" and self.state.tasks[0][0] in ("unused", "lose", "spark"):
@@ -551,6 +549,40 @@ class Resync:
         self.notes.append(f"{', '.join(c.card for c in left)} left before the game wanted it: judged again")
         return True
 
+    def _completed_by_a_print(self, change: Change) -> bool:
+        """The next roll lands while the game waits for a completed card defused that still lies on the table: when
+        one die placed on it since the roll was read on a chip printed with exactly that die, it was the print read
+        as a die (unseen4 h2s801's blue3 on F-G15's ``[blue3]``, the roll misread with a blue3). That placement and
+        what followed are taken back, and the print is known as one. (Taking back the card's latest inferred
+        placement instead lost probe12 cd2s2003 a defuse seen rightly.)"""
+        complete = [c.id for area in self.state.players for c in area.cards if c.complete and self._on_table(c.id)]
+        roll = latest_roll(self.referee)
+        if len(complete) != 1 or roll is None:
+            return False
+        events = self.referee.events
+        printed = [e for e in events[roll.index:] if not e.undone and e.accepted and e.action.startswith("place ")
+                   and e.action.split()[2].startswith(f"{complete[0]}:") and self._printed_as(e.action)]
+        if len(printed) != 1:
+            return False
+        later = [e.index for e in events[printed[0].index:] if not e.undone]
+        for index in reversed(later):
+            self.referee.undo(index)
+        _, die, where = printed[0].action.split()
+        card, _, chip = where.rpartition(":")
+        self._printed[(card, int(chip))] = die
+        self._doubt(change)
+        self.notes.append(f"{card} still lies on the table as the next roll lands at {change.elapsed:.2f} s: "
+                          f"{printed[0].action} was its print ({len(later)} events taken back)")
+        return True
+
+    def _printed_as(self, placement: str) -> bool:
+        """Whether the chip of ``placement`` is printed with exactly its die (``[black3]``)."""
+        _, die, where = placement.split()
+        card, _, chip = where.rpartition(":")
+        rule = chip_rule(self.state, card, int(chip)) if chip.isdigit() else None
+        atoms = rule.atoms if rule is not None else ()
+        return len(atoms) == 1 and not atoms[0].negated and f"{atoms[0].colour}{atoms[0].number}" == die
+
     def _straighten_row(self) -> None:
         """Once the first row is out, its cards lie in a line. When they do not (``row_line``), and swapping one or
         two of them with as many cards dealt to one player makes a line, the deal went by the order in which the
@@ -662,7 +694,7 @@ class Resync:
             if action is None:
                 if not self.settings.guess_leftovers:
                     return False
-                action = self._on_its_card(trial, die) or self._somewhere(trial, die)
+                action = self._on_its_card(trial, die) or self._on_a_stack(trial, die) or self._somewhere(trial, die)
                 if action is None:
                     return False
             actions.append(action)
@@ -685,6 +717,7 @@ class Resync:
         ``trial`` takes it (applied to it)."""
         for (card, chip), seen in sorted(self._table.items()):
             if colours(seen) == colours(die) and self._chip_die(card, chip) is None \
+                    and self._printed.get((card, chip)) != seen \
                     and applied(trial, action := f"place {die} {card}:{chip}"):
                 return action
         return None
@@ -724,12 +757,26 @@ class Resync:
                 return options[0]
         return None
 
+    def _on_a_stack(self, trial: State, die: str) -> str | None:
+        """The placement of ``die`` on the one empty chip the game takes it on stacked right on dice the game holds
+        that the table shows of its colours or not at all (applied to ``trial``): a die on its twin shows the
+        layout one die (unseen4 s804's green4 on green4), and one on another hides it (h2s801's red1 on black2)."""
+        options = [f"place {die} {cip.id}:{k + 1}" for area in trial.players for cip in area.cards
+                   if cip.card.layout is not None for k, beneath in cip.card.layout.supports.items()
+                   if k + 1 not in cip.physical and (cip.id, k + 1) not in self._table and beneath
+                   and all(b + 1 in cip.physical and colours(self._table.get((cip.id, b + 1), die)) == colours(die)
+                           for b in beneath)]
+        options = [a for a in options if applied(trial.clone(), a)]
+        return options[0] if len(options) == 1 and applied(trial, options[0]) else None
+
     def _somewhere(self, trial: State, die: str) -> str | None:
-        """A placement of ``die`` the game takes on an empty chip the table shows empty too (applied to ``trial``)."""
+        """A placement of ``die`` the game takes on an empty chip the table shows empty too (applied to ``trial``),
+        not the last chip of its card: a guess that completes a card has the game wait for a defuse the table
+        does not show (unseen5 p4s1005's yellow2 on F-009)."""
         for area in trial.players:
             for cip in area.cards:
                 for chip in cip.empty_chips:
-                    if (cip.id, chip) in self._table:
+                    if (cip.id, chip) in self._table or len(cip.empty_chips) == 1:
                         continue
                     action = f"place {die} {cip.id}:{chip}"
                     if applied(trial, action):
@@ -896,10 +943,14 @@ class Resync:
         return True
 
     def _lifted_unseen(self) -> dict[str, Change]:
-        """The dice of the roll being distributed lately picked up from the roll area (their ``loose-``) and seen on
-        no chip since, in the roll's order. A die read again where it lies (a ``turned`` pair) was not picked up."""
-        on_chips = set(self._table.values())
-        lifted = {c.die: c for c in self._left if c.die not in on_chips and not c.turned}
+        """The dice of the roll being distributed picked up from the roll area since it landed (their ``loose-``)
+        and seen on no chip since, nor lying loose again, in the roll's order. A die read again where it lies (a
+        ``turned`` pair) was not picked up."""
+        # (a die the table shows where the game holds that very die is the game's, not one lifted since)
+        on_chips = {die for (card, chip), die in self._table.items() if self._chip_die(card, chip) != die}
+        lying, rolled = {c.die for c in self._lying}, self._rolled_at()
+        lifted = {c.die: c for c in [*self._picked_up, *self._left] if c.die not in on_chips and not c.turned
+                  and (c in self._left or c.elapsed >= rolled and c.die not in lying)}
         return {str(d): lifted[str(d)] for d in self.state.roll if str(d) in lifted}
 
     def _infer_roll(self, change: Change) -> bool:

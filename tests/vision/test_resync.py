@@ -1686,3 +1686,73 @@ def test_a_die_lying_on_a_stack_whose_one_empty_chip_refuses_it_is_an_illegal_pl
     refused = [e for e in referee.violations if e.action == "place red6 F-G28:5"]
     assert len(refused) == 1 and refused[0].elapsed == 16.0 and interp.taken_back == {refused[0].index: 114}
     assert not any("red6" in c.question for c in interp.confirms)
+
+
+@pytest.mark.parametrize("lifted, hidden", [("green2", []), ("red2", [Change("die-", 67, 11.2, "F-G28", 1, "green4",
+                                                                             where=(300.0, 100.0))])],
+                         ids=["on its twin", "hiding the die under it"])
+def test_a_die_lifted_long_before_and_seen_nowhere_was_put_on_a_stack(lifted: str, hidden: list[Change]) -> None:
+    """p2's stack F-G28 holds green4 on chip 1. The second roll's green2 (red2) is lifted from the roll area and
+    never seen again: on green4 the layout sees one green die (unseen4 s804's green4 on green4), or it hides the
+    green4, which the tracker loses (h2s801's red1 on black2). When the unused black die is rolled again, more than
+    ``wait_s`` after that lift, it was put on the stack's chip 2, not left unused."""
+    referee, interp = _dealt()
+    stack, p1 = (300.0, 100.0), (360.0, 600.0)
+    timeline = CARDS_SEEN + _loose(("green4", "black1", "red6", "green1"), 2.0) + [
+        Change("die+", 24, 4.0, "F-G28", 1, "green4", where=stack),
+        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
+        Change("die+", 36, 6.0, "F-G04", 1, "red6", where=(420.0, 100.0)),
+        Change("die+", 42, 7.0, "F-G21", 2, "green1", where=p1),
+        *_loose((lifted, "black5", "yellow1", "blue3"), 10.0),
+        Change("loose-", 66, 11.0, die=lifted, where=(500.0, 400.0)), *hidden,
+        Change("die+", 72, 12.0, "F-G10", 2, "yellow1", where=p1),
+        Change("loose-", 99, 16.5, die="black5", where=(540.0, 400.0)),
+        Change("loose+", 102, 17.0, die="black3", where=(560.0, 460.0))]
+    _run(interp, timeline, 26.0)
+    assert _actions(referee)[-4:] == [f"place {lifted} F-G28:2", "place yellow1 F-G10:2", "done", "unused black3"]
+
+
+def test_a_card_completed_by_its_print_read_as_a_die_is_not_waited_on_once_the_next_roll_lands() -> None:
+    """p1's F-G15 (``[green/yellow] [yellow/black] [blue3]``) holds yellow1 and black3; the second roll is read with
+    a blue3, and F-G15's print on chip 3 is read as a blue3 settling there, completing the card. The card stays on
+    the table and the next roll lands: the blue3 was the print (unseen4 h2s801), its placement is taken back, and
+    the game takes the roll rather than wait for F-G15's defuse for the rest of the game."""
+    setup = ("deal p1 F-G15", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04") + SETUP[4:]
+    referee, interp = _dealt(setup=setup)
+    p1, p2 = (300.0, 600.0), (420.0, 100.0)
+    cards = [replace(c, card="F-G15") if c.card == "F-G21" else c for c in CARDS_SEEN]
+    timeline = cards + _loose(("yellow1", "black3", "red6", "red4"), 2.0) + [
+        Change("die+", 24, 4.0, "F-G15", 1, "yellow1", where=p1),
+        Change("die+", 30, 5.0, "F-G15", 2, "black3", where=p1),
+        Change("die+", 36, 6.0, "F-G04", 1, "red6", where=p2),
+        Change("die+", 42, 7.0, "F-G28", 1, "red4", where=(300.0, 100.0)),
+        *_loose(("blue3", "green5", "yellow2", "black6"), 10.0),
+        Change("die+", 66, 11.0, "F-G15", 3, "blue3", where=p1),
+        Change("loose-", 72, 12.0, die="green5", where=(540.0, 400.0)),
+        Change("die+", 75, 12.5, "F-G10", 1, "green5", where=(420.0, 600.0)),
+        *_loose(("red1", "red2", "green3", "blue6"), 20.0, x=700.0)]
+    _run(interp, timeline, 32.0)
+    actions = [e.action for e in referee.events if not e.undone][len(setup):]
+    assert "place blue3 F-G15:3" not in actions and actions[-1] == "roll red1 red2 green3 blue6", actions
+    assert any("place blue3 F-G15:3 was its print" in n for n in interp.notes)
+
+
+def test_a_die_seen_nowhere_is_not_guessed_onto_the_last_empty_chip_of_a_card() -> None:
+    """p1's F-G21 (``[1] [1] [1]``) holds black1 and green1. The second roll's yellow1 is lifted from the roll
+    area and seen nowhere; when the unused black die is rolled again, the first empty chip that would take it is
+    F-G21's last: a guess there would complete the card, and the game would wait for a defuse the table never
+    shows (unseen5 p4s1005). It is guessed onto F-G10's yellow/5 instead."""
+    referee, interp = _dealt()
+    p1 = (360.0, 600.0)
+    timeline = CARDS_SEEN + _loose(("black1", "green1", "red6", "red4"), 2.0) + [
+        Change("die+", 24, 4.0, "F-G21", 1, "black1", where=p1),
+        Change("die+", 30, 5.0, "F-G21", 2, "green1", where=p1),
+        Change("die+", 36, 6.0, "F-G04", 1, "red6", where=(420.0, 100.0)),
+        Change("die+", 42, 7.0, "F-G28", 1, "red4", where=(300.0, 100.0)),
+        *_loose(("yellow1", "black5", "blue2", "blue3"), 10.0),
+        Change("loose-", 66, 11.0, die="yellow1", where=(500.0, 400.0)),
+        Change("loose-", 99, 16.5, die="black5", where=(540.0, 400.0)),
+        Change("loose+", 102, 17.0, die="black3", where=(560.0, 460.0))]
+    _run(interp, timeline, 26.0)
+    actions = _actions(referee)
+    assert "place yellow1 F-G10:2" in actions and "place yellow1 F-G21:3" not in actions, actions
