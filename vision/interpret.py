@@ -1444,7 +1444,7 @@ class Interpreter(Resync):
         return True
 
     def _refused_lifted(self, change: Change, card: str) -> None:
-        """A refused die that lay on ``card`` on no chip (``_loose_on_card``), lifted: taken back."""
+        """A refused die that lay on ``card`` on no chip (``Resync._refused_on_card``), lifted: taken back."""
         for index, die, on, _ in self._refused:
             if on == card and colours(die) == colours(change.die) and index not in self.taken_back:
                 self.taken_back[index] = change.frame

@@ -1666,15 +1666,15 @@ def test_a_die_lying_on_a_stack_whose_one_empty_chip_refuses_it_is_an_illegal_pl
     referee, interp = _dealt()
     stack, p1 = (300.0, 100.0), (360.0, 600.0)
     timeline = CARDS_SEEN + _loose(("red4", "green2", "black1", "green4"), 2.0) + [
-        Change("die+", 18, 3.0, "F-G28", 1, "red4", where=stack), Change("die+", 24, 4.0, "F-G28", 2, "green2",
-                                                                         where=stack),
-        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1), Change("die+", 36, 6.0, "F-G10", 1, "green4",
-                                                                        where=p1),
+        Change("die+", 18, 3.0, "F-G28", 1, "red4", where=stack),
+        Change("die+", 24, 4.0, "F-G28", 2, "green2", where=stack),
+        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
+        Change("die+", 36, 6.0, "F-G10", 1, "green4", where=p1),
         *_loose(("blue5", "yellow3", "red1", "yellow5"), 8.0),
-        Change("die+", 54, 9.0, "F-G28", 2, "blue5", where=stack), Change("die+", 60, 10.0, "F-G28", 3, "yellow3",
-                                                                          where=stack),
-        Change("die+", 66, 11.0, "F-G21", 2, "red1", where=p1), Change("die+", 72, 12.0, "F-G10", 2, "yellow5",
-                                                                       where=p1),
+        Change("die+", 54, 9.0, "F-G28", 2, "blue5", where=stack),
+        Change("die+", 60, 10.0, "F-G28", 3, "yellow3", where=stack),
+        Change("die+", 66, 11.0, "F-G21", 2, "red1", where=p1),
+        Change("die+", 72, 12.0, "F-G10", 2, "yellow5", where=p1),
         *_loose(("red6", "black2", "green1", "yellow1"), 14.0),
         Change("loose-", 93, 15.5, die="red6", where=(500.0, 400.0)),
         Change("loose+", 96, 16.0, die="red6", where=(302.0, 98.0), on_card=True),
