@@ -1076,6 +1076,8 @@ class Interpreter(Resync):
         free = [(k + 1, beneath) for k, beneath in supports if k + 1 not in card.physical
                 and not self._trial(f"place {change.die} {change.card}:{k + 1}")]
         above = [chip for chip, beneath in free if change.chip - 1 in beneath] or [chip for chip, _ in free]
+        if not free:  # no chip above takes it: on the one right on it all the same, if a stack's (refused there)
+            above = [k + 1 for k, beneath in supports if k + 1 not in card.physical and beneath == (change.chip - 1,)]
         return above[0] if len(above) == 1 else None
 
     def _roll_die(self, change: Change) -> str:
@@ -1127,6 +1129,9 @@ class Interpreter(Resync):
             return True
         if self._made_legal_taken_back(change):
             self._done(change)
+            return True
+        if here != change.die and self._refused_lifted(change, change.card):
+            self._done(change)  # the refused die on top of a stack, seen a level low, taken back
             return True
         card = self._held(change.card)
         if self.state.phase == "lose":
@@ -1443,13 +1448,15 @@ class Interpreter(Resync):
         self._picked_up.append(change)
         return True
 
-    def _refused_lifted(self, change: Change, card: str) -> None:
-        """A refused die that lay on ``card`` on no chip (``Resync._refused_on_card``), lifted: taken back."""
+    def _refused_lifted(self, change: Change, card: str) -> bool:
+        """A refused die of ``change``'s colours that lay on ``card`` where vision did not see it on its chip (on
+        none, ``Resync._refused_on_card``, or a level low on a stack), lifted: taken back."""
         for index, die, on, _ in self._refused:
             if on == card and colours(die) == colours(change.die) and index not in self.taken_back:
                 self.taken_back[index] = change.frame
                 self._back_at[index] = change.elapsed
-                return
+                return True
+        return False
 
     def _returned_from(self, card: str, change: Change) -> None:
         """A die seen lying on ``card`` (on no chip the layout knew) lifted while the game waits for a die returned:

@@ -1020,10 +1020,16 @@ class Resync:
         else:
             known = {card}
         stacked = {(c, k) for c in known for k in self._stacked_chips(c)}
+        placed = colours(action.split()[1]) if action.startswith("place ") and skip in stacked else None
+
+        def seen_on(c: str) -> list[tuple[str, ...]]:
+            seen = [colours(table[k]) for k in sorted(stacked) if k[0] == c and k in table]
+            # the die placed on the stack's top, read a level low under it (the die it hides unseen)
+            return seen[:-1] if c == card and placed and seen[-1:] == [placed] else seen
+
         return all(colours(game.get(k, "")) == colours(table.get(k, "")) for k in set(game) | set(table)
                    if k[0] in known and k not in stacked) \
-            and all(_within([colours(game[k]) for k in sorted(stacked) if k[0] == c and k in game],
-                            [colours(table[k]) for k in sorted(stacked) if k[0] == c and k in table])
+            and all(_within([colours(game[k]) for k in sorted(stacked) if k[0] == c and k in game], seen_on(c))
                     for c in {c for c, _ in stacked})
 
     def _stacked_chips(self, card: str) -> list[int]:

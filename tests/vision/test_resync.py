@@ -1756,3 +1756,25 @@ def test_a_die_seen_nowhere_is_not_guessed_onto_the_last_empty_chip_of_a_card() 
     _run(interp, timeline, 26.0)
     actions = _actions(referee)
     assert "place yellow1 F-G10:2" in actions and "place yellow1 F-G21:3" not in actions, actions
+
+
+def test_a_die_seen_on_a_held_stack_chip_whose_chip_above_refuses_it_is_an_illegal_placement_there() -> None:
+    """p2's stack F-G28 (``[4] [?] [blue5] ...``) holds red4 and green2. The second roll's red6 is seen on chip 2,
+    where the game holds green2: the die on top of it, on chip 3, whose print (blue5) refuses it; then lifted from
+    where it was seen. A violation on chip 3, taken back (unseen5 s1004 under perfect perception)."""
+    referee, interp = _dealt()
+    stack, p1 = (300.0, 100.0), (360.0, 600.0)
+    timeline = CARDS_SEEN + _loose(("red4", "green2", "black1", "green4"), 2.0) + [
+        Change("die+", 18, 3.0, "F-G28", 1, "red4", where=stack),
+        Change("die+", 24, 4.0, "F-G28", 2, "green2", where=stack),
+        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
+        Change("die+", 36, 6.0, "F-G10", 1, "green4", where=p1),
+        *_loose(("red6", "yellow3", "red1", "yellow5"), 8.0),
+        Change("loose-", 57, 9.5, die="red6", where=(500.0, 400.0)),
+        Change("die+", 60, 10.0, "F-G28", 2, "red6", where=stack),
+        Change("die-", 78, 13.0, "F-G28", 2, "red6", where=stack),
+        Change("loose+", 78, 13.0, die="red6", where=(500.0, 400.0))]
+    _run(interp, timeline, 20.0)
+    refused = [e for e in referee.violations if e.action == "place red6 F-G28:3"]
+    assert len(refused) == 1 and interp.taken_back == {refused[0].index: 78}, [e.action for e in referee.events]
+    assert not any("red6" in c.question for c in interp.confirms)
