@@ -1490,9 +1490,9 @@ class Resync:
                                                                           if colours(d) == colours(change.die)))
 
     def _refused_on_card(self, change: Change, card: str) -> bool:
-        """A die of the roll seen on ``card`` but on none of its chips (the card's own card, unnamed under a stack's
-        top die), while the card has one empty chip and the chip's rule refuses the die: put there all the same,
-        an illegal placement (unseen5 s1004's blue4 on the fifth die of F-G27's stack)."""
+        """A die of the roll seen lying on ``card`` but on none of its chips (the layout could not name the card
+        under a stack's top die), while the card has one empty chip and that chip's rule refuses the die: put there
+        all the same, an illegal placement (unseen5 s1004's blue4 on top of F-G27's four-die stack)."""
         cip = self._held(card) if self.state.phase == "distribute" and self._owner(card) is not None else None
         dice = self._roll_dice_like(change)
         if cip is None or len(cip.empty_chips) != 1 or len(dice) != 1:
