@@ -1658,18 +1658,23 @@ def test_an_unknown_card_named_where_it_lies_before_its_report_is_dealt_as_that_
     assert all(e.accepted for e in referee.events if not e.undone)
 
 
+STACK = (300.0, 100.0)
+STACK_STARTED = CARDS_SEEN + _loose(("red4", "green2", "black1", "green4"), 2.0) + [
+    Change("die+", 18, 3.0, "F-G28", 1, "red4", where=STACK),
+    Change("die+", 24, 4.0, "F-G28", 2, "green2", where=STACK),
+    Change("die+", 30, 5.0, "F-G21", 1, "black1", where=(360.0, 600.0)),
+    Change("die+", 36, 6.0, "F-G10", 1, "green4", where=(360.0, 600.0))]
+"""The first roll: red4 and green2 on p2's stack F-G28 (at ``STACK``), black1 and green4 on p1's cards."""
+
+
 def test_a_die_lying_on_a_stack_whose_one_empty_chip_refuses_it_is_an_illegal_placement() -> None:
     """p2's stack F-G28 gets four dice over two rolls, the tracker seeing it one level short (green2 hidden: blue5
     read on chip 2, yellow3 on 3, each taken for the die on top of the one there). The third roll's red6 is seen
     lying on the card, on no chip (the card unnamed under the stack's top die), then back in the roll area: put on
     the stack's one empty chip, whose rule (blue/4) refuses it, and taken back (unseen5 s1004)."""
     referee, interp = _dealt()
-    stack, p1 = (300.0, 100.0), (360.0, 600.0)
-    timeline = CARDS_SEEN + _loose(("red4", "green2", "black1", "green4"), 2.0) + [
-        Change("die+", 18, 3.0, "F-G28", 1, "red4", where=stack),
-        Change("die+", 24, 4.0, "F-G28", 2, "green2", where=stack),
-        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
-        Change("die+", 36, 6.0, "F-G10", 1, "green4", where=p1),
+    stack, p1 = STACK, (360.0, 600.0)
+    timeline = STACK_STARTED + [
         *_loose(("blue5", "yellow3", "red1", "yellow5"), 8.0),
         Change("die+", 54, 9.0, "F-G28", 2, "blue5", where=stack),
         Change("die+", 60, 10.0, "F-G28", 3, "yellow3", where=stack),
@@ -1763,12 +1768,8 @@ def test_a_die_seen_on_a_held_stack_chip_whose_chip_above_refuses_it_is_an_illeg
     where the game holds green2: the die on top of it, on chip 3, whose print (blue5) refuses it; then lifted from
     where it was seen. A violation on chip 3, taken back (unseen5 s1004 under perfect perception)."""
     referee, interp = _dealt()
-    stack, p1 = (300.0, 100.0), (360.0, 600.0)
-    timeline = CARDS_SEEN + _loose(("red4", "green2", "black1", "green4"), 2.0) + [
-        Change("die+", 18, 3.0, "F-G28", 1, "red4", where=stack),
-        Change("die+", 24, 4.0, "F-G28", 2, "green2", where=stack),
-        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
-        Change("die+", 36, 6.0, "F-G10", 1, "green4", where=p1),
+    stack = STACK
+    timeline = STACK_STARTED + [
         *_loose(("red6", "yellow3", "red1", "yellow5"), 8.0),
         Change("loose-", 57, 9.5, die="red6", where=(500.0, 400.0)),
         Change("die+", 60, 10.0, "F-G28", 2, "red6", where=stack),
