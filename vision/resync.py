@@ -686,19 +686,21 @@ class Resync:
     def _place_leftovers(self, change: Change, dice: list[str] | None = None) -> bool:
         """The next roll lands while the game still holds dice of the last one (or ``dice`` of it lifted from the
         roll area are seen nowhere): where the table shows such a die on a chip the game holds empty, it was placed
-        there (vision missed it, or misread it as it landed)."""
-        actions = []
+        there (vision missed it, or misread it as it landed). Else (``guess_leftovers``) it lies on its card, or went
+        on a stack; the rest are guessed last, on chips no evidence claimed (unseen5 p4s1005's yellow2 took the
+        chip stacked on a green4 that the green4 lifted unseen went on)."""
+        dice = [str(d) for d in self.state.roll] if dice is None else dice
         trial = self.state.clone()
-        for die in [str(d) for d in self.state.roll] if dice is None else dice:
-            action = self._shown_on_a_chip(trial, die)
-            if action is None:
-                if not self.settings.guess_leftovers:
-                    return False
-                action = self._on_its_card(trial, die) or self._on_a_stack(trial, die) or self._somewhere(trial, die)
-                if action is None:
-                    return False
-            actions.append(action)
-        self._report_leftovers(change, actions, "the next roll landing")
+        placed: dict[int, str | None] = {i: self._shown_on_a_chip(trial, die) for i, die in enumerate(dice)}
+        if not self.settings.guess_leftovers and None in placed.values():
+            return False
+        for where in (lambda die: self._on_its_card(trial, die) or self._on_a_stack(trial, die),
+                      lambda die: self._somewhere(trial, die)):
+            for i, die in enumerate(dice):
+                placed[i] = placed[i] or where(die)
+        if None in placed.values():
+            return False
+        self._report_leftovers(change, [a for a in placed.values() if a], "the next roll landing")
         return True
 
     def _shown_leftovers(self, change: Change) -> bool:

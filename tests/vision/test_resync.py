@@ -1779,3 +1779,25 @@ def test_a_die_seen_on_a_held_stack_chip_whose_chip_above_refuses_it_is_an_illeg
     refused = [e for e in referee.violations if e.action == "place red6 F-G28:3"]
     assert len(refused) == 1 and interp.taken_back == {refused[0].index: 78}, [e.action for e in referee.events]
     assert not any("red6" in c.question for c in interp.confirms)
+
+
+def test_dice_seen_nowhere_are_guessed_onto_chips_after_those_the_table_tells() -> None:
+    """As above, with yellow2 lifted unseen too, before the green2 in the roll's order: the first chip that would
+    take a yellow2 (no card's last) is F-G28:2, but the green2's twin on F-G28:1 tells that the green2 went there;
+    the yellow2 is guessed after it, elsewhere (unseen5 p4s1005)."""
+    referee, interp = _dealt()
+    p1 = (360.0, 600.0)
+    timeline = CARDS_SEEN + _loose(("green4", "black1", "red6", "green1"), 2.0) + [
+        Change("die+", 24, 4.0, "F-G28", 1, "green4", where=STACK),
+        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
+        Change("die+", 36, 6.0, "F-G04", 1, "red6", where=(420.0, 100.0)),
+        Change("die+", 42, 7.0, "F-G21", 2, "green1", where=p1),
+        *_loose(("yellow2", "green2", "yellow1", "black5"), 10.0),
+        Change("loose-", 63, 10.5, die="yellow2", where=(500.0, 400.0)),
+        Change("loose-", 66, 11.0, die="green2", where=(540.0, 400.0)),
+        Change("die+", 72, 12.0, "F-G10", 2, "yellow1", where=p1),
+        Change("loose-", 99, 16.5, die="black5", where=(620.0, 400.0)),
+        Change("loose+", 102, 17.0, die="black3", where=(560.0, 460.0))]
+    _run(interp, timeline, 26.0)
+    actions = _actions(referee)
+    assert "place green2 F-G28:2" in actions and "place yellow2 F-G28:2" not in actions, actions
