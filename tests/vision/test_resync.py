@@ -1693,6 +1693,14 @@ def test_a_die_lying_on_a_stack_whose_one_empty_chip_refuses_it_is_an_illegal_pl
     assert not any("red6" in c.question for c in interp.confirms)
 
 
+GREEN4_STACKED = CARDS_SEEN + _loose(("green4", "black1", "red6", "green1"), 2.0) + [
+    Change("die+", 24, 4.0, "F-G28", 1, "green4", where=STACK),
+    Change("die+", 30, 5.0, "F-G21", 1, "black1", where=(360.0, 600.0)),
+    Change("die+", 36, 6.0, "F-G04", 1, "red6", where=(420.0, 100.0)),
+    Change("die+", 42, 7.0, "F-G21", 2, "green1", where=(360.0, 600.0))]
+"""The first roll: green4 on p2's stack F-G28, red6 on F-G04, black1 and green1 on p1's F-G21."""
+
+
 @pytest.mark.parametrize("lifted, hidden", [("green2", []), ("red2", [Change("die-", 67, 11.2, "F-G28", 1, "green4",
                                                                              where=(300.0, 100.0))])],
                          ids=["on its twin", "hiding the die under it"])
@@ -1702,12 +1710,8 @@ def test_a_die_lifted_long_before_and_seen_nowhere_was_put_on_a_stack(lifted: st
     green4, which the tracker loses (h2s801's red1 on black2). When the unused black die is rolled again, more than
     ``wait_s`` after that lift, it was put on the stack's chip 2, not left unused."""
     referee, interp = _dealt()
-    stack, p1 = (300.0, 100.0), (360.0, 600.0)
-    timeline = CARDS_SEEN + _loose(("green4", "black1", "red6", "green1"), 2.0) + [
-        Change("die+", 24, 4.0, "F-G28", 1, "green4", where=stack),
-        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
-        Change("die+", 36, 6.0, "F-G04", 1, "red6", where=(420.0, 100.0)),
-        Change("die+", 42, 7.0, "F-G21", 2, "green1", where=p1),
+    p1 = (360.0, 600.0)
+    timeline = GREEN4_STACKED + [
         *_loose((lifted, "black5", "yellow1", "blue3"), 10.0),
         Change("loose-", 66, 11.0, die=lifted, where=(500.0, 400.0)), *hidden,
         Change("die+", 72, 12.0, "F-G10", 2, "yellow1", where=p1),
@@ -1787,11 +1791,7 @@ def test_dice_seen_nowhere_are_guessed_onto_chips_after_those_the_table_tells() 
     the yellow2 is guessed after it, elsewhere (unseen5 p4s1005)."""
     referee, interp = _dealt()
     p1 = (360.0, 600.0)
-    timeline = CARDS_SEEN + _loose(("green4", "black1", "red6", "green1"), 2.0) + [
-        Change("die+", 24, 4.0, "F-G28", 1, "green4", where=STACK),
-        Change("die+", 30, 5.0, "F-G21", 1, "black1", where=p1),
-        Change("die+", 36, 6.0, "F-G04", 1, "red6", where=(420.0, 100.0)),
-        Change("die+", 42, 7.0, "F-G21", 2, "green1", where=p1),
+    timeline = GREEN4_STACKED + [
         *_loose(("yellow2", "green2", "yellow1", "black5"), 10.0),
         Change("loose-", 63, 10.5, die="yellow2", where=(500.0, 400.0)),
         Change("loose-", 66, 11.0, die="green2", where=(540.0, 400.0)),
