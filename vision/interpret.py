@@ -35,6 +35,7 @@ on chips are not the table's (``Interpreter._in_step``).
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from math import inf
@@ -912,11 +913,8 @@ class Interpreter(Resync):
         if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
             self._placed_read_again(change.card, action)
         event = self._report(change, action, rule_kind=True)
-        gone = [c for c in self._left if c.die == change.die]
-        if gone:  # the die that left the roll area went here: it was not rolled again
-            self._left.remove(gone[-1])
-        if event is not None and not event.accepted:
-            self._refused.append((event.index, change.die, change.card, change.chip))
+        self._forget_lift(lambda die: die == change.die)  # the die that left the roll area went here: not rolled again
+        self._note_refused(event, change.die, change.card, change.chip)
         return True
 
     def _made_legal_by(self, change: Change, index: int, roll: str) -> None:
@@ -1121,16 +1119,12 @@ class Interpreter(Resync):
             self._done(change)
             if not (completing and self._bare(change.card)):  # (all its dice lifted: the card defused)
                 self._taken_back(change)
-            for index, _, card, chip in self._refused:
-                if (card, chip) == (change.card, change.chip) and index not in self.taken_back:
-                    self.taken_back[index] = change.frame  # the refused die taken back
-                    self._back_at[index] = change.elapsed
-                    break
+            self._refused_taken_back(change, lambda _, card, chip: (card, chip) == (change.card, change.chip))
             return True
         if self._made_legal_taken_back(change):
             self._done(change)
             return True
-        if here != change.die and self._refused_lifted(change, change.card):
+        if here != change.die and self._refused_lifted(change):
             self._done(change)  # the refused die on top of a stack, seen a level low, taken back
             return True
         card = self._held(change.card)
@@ -1448,11 +1442,17 @@ class Interpreter(Resync):
         self._picked_up.append(change)
         return True
 
-    def _refused_lifted(self, change: Change, card: str) -> bool:
-        """A refused die of ``change``'s colours that lay on ``card`` where vision did not see it on its chip (on
-        none, ``Resync._refused_on_card``, or a level low on a stack), lifted: taken back."""
-        for index, die, on, _ in self._refused:
-            if on == card and colours(die) == colours(change.die) and index not in self.taken_back:
+    def _refused_lifted(self, change: Change, card: str | None = None) -> bool:
+        """A refused die of ``change``'s colours that lay on ``card`` (``change``'s own) where vision did not see it on
+        its chip (on none, ``Resync._refused_on_card``, or a level low on a stack), lifted: taken back."""
+        lay_on = card or change.card
+        return self._refused_taken_back(change, lambda die, on, _: on == lay_on and colours(die) == colours(change.die))
+
+    def _refused_taken_back(self, change: Change, lifted: Callable[[str, str, int], bool]) -> bool:
+        """The first refused placement not yet taken back whose (die, card, chip) ``lifted`` says ``change`` lifted:
+        taken back then."""
+        for index, die, card, chip in self._refused:
+            if index not in self.taken_back and lifted(die, card, chip):
                 self.taken_back[index] = change.frame
                 self._back_at[index] = change.elapsed
                 return True

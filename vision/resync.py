@@ -951,7 +951,7 @@ class Resync:
         # (a die the table shows where the game holds that very die is the game's, not one lifted since)
         on_chips = {die for (card, chip), die in self._table.items() if self._chip_die(card, chip) != die}
         lying, rolled = {c.die for c in self._lying}, self._rolled_at()
-        lifted = {c.die: c for c in [*self._picked_up, *self._left] if c.die not in on_chips and not c.turned
+        lifted = {c.die: c for c in self._picked_up if c.die not in on_chips and not c.turned
                   and (c in self._left or c.elapsed >= rolled and c.die not in lying)}
         return {str(d): lifted[str(d)] for d in self.state.roll if str(d) in lifted}
 
@@ -1466,7 +1466,6 @@ class Resync:
         """A die seen on a card but on none of its chips: placed there, on the one empty chip of that card where
         the game takes it; else it says nothing the game can use (it is no roll, nor a die rolled again)."""
         self._done(change)
-        gone = [c for c in self._left if colours(c.die) == colours(change.die)]
         if self.state.phase != "distribute" or self._owner(card) is None:
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip")
             return True
@@ -1477,8 +1476,7 @@ class Resync:
             self._doubt(change)
             return True
         die, chip = options[0]
-        if gone:
-            self._left.remove(gone[-1])
+        self._forget_lift(lambda die: colours(die) == colours(change.die))
         self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}: placed on chip {chip}")
         self._report(replace(change, die=die, confidence=min(change.confidence, 0.5)),
                      f"place {die} {card}:{chip}")
@@ -1504,14 +1502,23 @@ class Resync:
         if not by_chip_rule(why) or self._doubted_refusal(change, action, why):
             return False  # (a refusal asked about waits: the die may yet be seen on its chip)
         self._done(change)
-        gone = [c for c in self._left if colours(c.die) == colours(change.die)]
-        if gone:
-            self._left.remove(gone[-1])
+        self._forget_lift(lambda die: colours(die) == colours(change.die))
         self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}: on its one empty chip, refused")
         event = self._report(replace(change, die=dice[0]), action, rule_kind=True)
-        if event is not None and not event.accepted:
-            self._refused.append((event.index, dice[0], card, cip.empty_chips[0]))
+        self._note_refused(event, dice[0], card, cip.empty_chips[0])
         return True
+
+    def _forget_lift(self, went: Callable[[str], bool]) -> None:
+        """Forget the latest die lifted from the roll area whose name ``went`` accepts: it went where the game now has
+        it, and is no die left to be rolled again."""
+        gone = [c for c in self._left if went(c.die)]
+        if gone:
+            self._left.remove(gone[-1])
+
+    def _note_refused(self, event: Event | None, die: str, card: str, chip: int) -> None:
+        """Keep a refused placement (``event`` not accepted) to see its die taken back."""
+        if event is not None and not event.accepted:
+            self._refused.append((event.index, die, card, chip))
 
 
 def _completion(referee: Referee, cip: Any, dice: list[str]) -> list[str]:
