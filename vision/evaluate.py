@@ -9,13 +9,15 @@ Per game:
   and order only). ``exact``: every truth action matched and no other event. Unseen actions at the log's very end,
   after its last visible action, are ``unknowable`` (nothing could show them) rather than missed.
 - per-chip error: over settled frames (the truth's dice on chips unchanged for ``settle`` seconds), the share of
-  occupied chips (in truth or in the tracker) whose die the tracker has wrong or missing.
+  occupied chips (in truth or in the pipeline) whose die the pipeline has wrong or missing: ``Pipeline.chips``,
+  the tracker's chips with the game's dice where it placed one. ``tracker_chip_error`` is the same for the
+  tracker's chips alone (its own readings, as before the fifty-seventh session).
 - violations: every scripted illegal placement refused by the referee (``flagged``), and ``false`` violations
   (refused actions that are not scripted ones).
 - score: the final score and result exactly the truth's.
 
 Given several games, a last line totals them (``totals``): events matched, extra and logs exact summed, the median
-per-chip error, violations flagged and false, scores exact.
+per-chip error (the tracker's alone beside it), violations flagged and false, scores exact.
 
 ``--oracle`` is the ORACLE PERCEPTION ablation: observations built from ``frames.json`` truth, which tests the
 tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
@@ -50,8 +52,8 @@ from typing import Any
 
 from vision.errors import VisionError
 from vision.observation import TableObservation
+from vision.pipeline import Pipeline
 from vision.score import config_from_truth, read_truth, referee_run, result, video_detections, video_observations
-from vision.tracker import Tracker
 
 UNSEEN = ("done", "ready")
 """Actions with no visible sign: matched by text and order only."""
@@ -104,20 +106,29 @@ class ChipScore:
             self.truth[entry["index"]] = chips
             if entry["elapsed"] - since >= settle:  # type: ignore[operator]
                 self.settled.add(entry["index"])
-        self.wrong = self.total = 0
+        self.wrong, self.total = [0, 0], [0, 0]
+        """Of the pipeline's chips, then of the tracker's."""
 
-    def __call__(self, obs: TableObservation, tracker: Tracker) -> None:
-        if obs.frame not in self.settled or tracker.last is None:
+    def __call__(self, obs: TableObservation, pipeline: Pipeline) -> None:
+        tracker = pipeline.tracker.last
+        if obs.frame not in self.settled or tracker is None:
             return
         truth = self.truth[obs.frame]
-        mine = frozenset(tracker.last.chips)
-        keys = {(c, k) for c, k, _ in truth} | {(c, k) for c, k, _ in mine}
-        self.total += len(keys)
-        self.wrong += len(keys) - len(truth & mine)
+        for view, chips in enumerate((pipeline.chips(), tracker.chips)):
+            keys = {(c, k) for c, k, _ in truth} | {(c, k) for c, k, _ in chips}
+            self.total[view] += len(keys)
+            self.wrong[view] += len(keys) - len(truth & frozenset(chips))
+
+    def _share(self, view: int) -> float | None:
+        return round(self.wrong[view] / self.total[view], 4) if self.total[view] else None
 
     @property
     def error(self) -> float | None:
-        return round(self.wrong / self.total, 4) if self.total else None
+        return self._share(0)
+
+    @property
+    def tracker_error(self) -> float | None:
+        return self._share(1)
 
 
 def _truth_chips(truth: dict[str, Any]) -> frozenset:
@@ -256,6 +267,7 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
         "perception": "oracle (frames.json truth)" if oracle else "detector",
         "log": compare_logs([(t, a) for t, a in truth["log"]], seen, tolerance),
         "chip_error": chips.error,
+        "tracker_chip_error": chips.tracker_error,
         "violations": {"scripted": len(scripted), "flagged": sum(1 for a in scripted if a in refused),
                        "false": sum(1 for a in refused if a not in scripted)},
         "score": {"truth": truth["score"]["total"], "seen": data["score"]["total"],
@@ -271,10 +283,13 @@ def totals(reports: list[dict[str, Any]]) -> str:
     def total(part: str, key: str) -> int:
         return sum(int(r[part][key]) for r in reports)
 
-    chips = [r["chip_error"] for r in reports if r["chip_error"] is not None]
-    median = f"{statistics.median(chips):.4f}" if chips else "none"
+    def median(key: str) -> str:
+        errors = [r[key] for r in reports if r.get(key) is not None]
+        return f"{statistics.median(errors):.4f}" if errors else "none"
+
     return (f"{len(reports)} games: log {total('log', 'matched')}/{total('log', 'truth')} matched, "
-            f"{total('log', 'extra')} extra, {total('log', 'exact')} exact; chip error median {median}; violations "
+            f"{total('log', 'extra')} extra, {total('log', 'exact')} exact; chip error median {median('chip_error')} "
+            f"(the tracker's {median('tracker_chip_error')}); violations "
             f"{total('violations', 'flagged')}/{total('violations', 'scripted')} flagged, "
             f"{total('violations', 'false')} false; {total('score', 'exact')} scores exact")
 
@@ -313,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         log, v, s = r["log"], r["violations"], r["score"]
         print(f"{r['game']}: log {log['matched']}/{log['truth']} matched, {log['extra']} extra"
               f"{', ' + str(log['unknowable']) + ' unknowable' if log['unknowable'] else ''}"
-              f"{' (exact)' if log['exact'] else ''}; chip error {r['chip_error']}; violations "
+              f"{' (exact)' if log['exact'] else ''}; chip error {r['chip_error']} (the tracker's "
+              f"{r['tracker_chip_error']}); violations "
               f"{v['flagged']}/{v['scripted']} flagged, {v['false']} false; score {s['seen']} vs {s['truth']}"
               f"{' (exact)' if s['exact'] else ''}; {r['confirm']} to confirm")
     if len(reports) > 1:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.config import GameConfig
 from rules.errors import RulesError
@@ -23,7 +23,10 @@ from vision.errors import VisionError
 from vision.interpret import Interpreter, InterpreterSettings
 from vision.motion import gate_for
 from vision.observation import TableObservation
-from vision.tracker import Tracker, TrackerSettings
+from vision.tracker import TrackerSettings
+
+if TYPE_CHECKING:
+    from vision.pipeline import Pipeline
 
 
 def config_from_truth(truth: dict[str, Any]) -> GameConfig:
@@ -48,16 +51,16 @@ def read_truth(folder: Path) -> dict[str, Any] | None:
 
 def referee_run(observations: Iterable[TableObservation], config: GameConfig,
                 tracker: TrackerSettings | None = None, interpreter: InterpreterSettings | None = None,
-                on_frame: Callable[[TableObservation, Tracker], None] | None = None) -> Interpreter:
+                on_frame: Callable[[TableObservation, Pipeline], None] | None = None) -> Interpreter:
     """Run observations through tracker and interpreter into a fresh referee; returns the interpreter (its
-    ``referee`` holds the events). ``on_frame`` sees the tracker after each frame (evaluation)."""
+    ``referee`` holds the events). ``on_frame`` sees the pipeline after each frame (evaluation)."""
     from vision.pipeline import Pipeline
 
     pipeline = Pipeline(config, tracker=tracker, interpreter=interpreter)
     for obs in observations:
         pipeline.settle(obs)
         if on_frame is not None:
-            on_frame(obs, pipeline.tracker)
+            on_frame(obs, pipeline)
     pipeline.finish()
     return pipeline.interpreter
 

@@ -22,9 +22,12 @@ OPEN_QUESTIONS = 20
 """Questions shown at most: the oldest unanswered ones are dropped (the game has moved on)."""
 
 
-def marks(observation: TableObservation, illegal: set[tuple[str, int]]) -> list[Mark]:
+def marks(observation: TableObservation, illegal: set[tuple[str, int]],
+          chips: dict[tuple[str, int], str] | None = None) -> list[Mark]:
     """The overlay's outlines: each card (its id, or ``unknown``) and each die (amber when not on a chip of a
-    recognised card, red on a chip where a violation was flagged)."""
+    recognised card, red on a chip where a violation was flagged), a die on a chip named as ``chips`` hold it
+    (``Pipeline.chips``: the game's die where it placed one, not this frame's reading)."""
+    chips = chips or {}
     out = []
     for card in observation.cards:
         xs, ys = [p[0] for p in card.corners], [p[1] for p in card.corners]
@@ -33,7 +36,7 @@ def marks(observation: TableObservation, illegal: set[tuple[str, int]]) -> list[
     for die in observation.dice:
         card, chip = die.on if die.on else ("", 0)
         status = "illegal" if die.on in illegal else ("legal" if die.on else "unsure")
-        out.append(Mark(die.box, die.die, status, card, chip))
+        out.append(Mark(die.box, chips.get(die.on, die.die) if die.on else die.die, status, card, chip))
     return out
 
 
@@ -87,7 +90,8 @@ class VisionFeed:
                     for event, replaces in zip(step.events, step.replaces):
                         self._reports.append(Report(frame.time, event.action, "vision", event.confidence, event.frame,
                                                     replaces))
-                    self._frame = Frame(frame.image, frame.index, marks(step.observation, illegal))
+                    chips = {(card, chip): die for card, chip, die in self.pipeline.chips()}
+                    self._frame = Frame(frame.image, frame.index, marks(step.observation, illegal, chips))
         except Exception as error:  # the dashboard shows why the feed stopped rather than dying silently
             self.error = f"vision feed stopped: {type(error).__name__}: {error}"
 

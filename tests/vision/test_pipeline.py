@@ -139,3 +139,29 @@ def test_a_step_names_the_reports_taken_back_but_not_those_a_correction_replaced
     before = tuple(referee.events)
     fix = referee.correct(fix_at := len(referee.events) - 3, "roll blue1 yellow2 red3 red2")
     assert taken_back(referee, before, {fix.index - 1}) == () and fix_at == fix.index - 1
+
+
+def test_the_chips_hold_the_games_dice_where_it_placed_one_and_the_trackers_elsewhere() -> None:
+    """A die keeps its face when placed: where the game placed the roll's blue1 and the tracker reads the chip as
+    blue4 (a small, half-covered face), the chips say blue1; a die the game has not judged yet is the tracker's."""
+    from tests.rules.helpers import FUSE_ROW, setup_log
+    from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation
+    from vision.pipeline import Pipeline
+
+    pipeline = Pipeline(GameConfig("fuse", 2))
+    for text in setup_log([["F-002", "F-005"], ["F-001", "F-003"]], FUSE_ROW):
+        pipeline.referee.submit(text)
+    for text in ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"):
+        pipeline.referee.submit(text)
+    spots = (ChipSpot(1, (120.0, 130.0), 10.0), ChipSpot(2, (150.0, 130.0), 10.0), ChipSpot(3, (180.0, 130.0), 10.0))
+    card = CardSeen(((100.0, 100.0), (200.0, 100.0), (200.0, 160.0), (100.0, 160.0)), "bomb", "F-002", 0.9, spots)
+    dice = (DieSeen("blue4", (112.0, 122.0, 128.0, 138.0), 0.9, ("F-002", 1)),
+            DieSeen("red2", (142.0, 122.0, 158.0, 138.0), 0.9, ("F-002", 2)))
+    assert pipeline.chips() == ()
+    for frame in range(12):
+        pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, (card,), dice))
+    assert pipeline.tracker.last is not None
+    assert sorted(pipeline.tracker.last.chips) == [("F-002", 1, "blue4"), ("F-002", 2, "red2")]
+    placed = {chip: str(die) for chip, die in pipeline.referee.state.players[0].cards[0].placed.items()}
+    assert placed[1] == "blue1" and 2 not in placed
+    assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "red2")]

@@ -123,3 +123,16 @@ def test_a_rendered_recording_is_refereed_as_its_own_game_unless_told_otherwise(
     setup, feed = make_feed(str(SAMPLE / "game.mp4"), {"players": 4})
     feed.close()
     assert setup.config.players == 4
+
+
+def test_the_overlay_names_a_die_on_a_chip_as_the_pipeline_holds_it() -> None:
+    from vision.observation import CardSeen, DieSeen, TableObservation
+    from webui.vision_feed import marks
+
+    card = CardSeen(((100.0, 100.0), (200.0, 100.0), (200.0, 160.0), (100.0, 160.0)), "bomb", "F-002", 0.9)
+    dice = (DieSeen("blue4", (112.0, 122.0, 128.0, 138.0), 0.9, ("F-002", 1)),
+            DieSeen("red2", (142.0, 122.0, 158.0, 138.0), 0.9, ("F-002", 3)),
+            DieSeen("red1", (300.0, 300.0, 316.0, 316.0), 0.9))
+    observation = TableObservation(0, 0.0, 1280, 720, (card,), dice)
+    labels = [m.label for m in marks(observation, {("F-002", 3)}, {("F-002", 1): "blue1"})]
+    assert labels == ["F-002", "blue1", "red2", "red1"]
