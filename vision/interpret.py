@@ -399,6 +399,12 @@ class Interpreter(Resync):
 
     # ------------------------------------------------------------------ feeding
 
+    def read_as_print(self, card: str, chip: int, die: str) -> bool:
+        """Whether a die of ``die``'s colours read on that chip is the card's print, as the game judged a reading
+        there (``Resync._not_static``)."""
+        printed = self._printed.get((card, chip))
+        return printed is not None and colours(printed) == colours(die)
+
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
         self._frames.append(elapsed)
         self._now = (frame, elapsed)

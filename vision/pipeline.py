@@ -217,12 +217,14 @@ class Pipeline:
         game placed there where it has judged one. A die keeps its face when placed, and the game's was read in the
         roll, in the open, where a die on a card shows a small or covered face (on chips, the game's faces are
         right 97.3 % of the time and the tracker's 92.8 %, vision/README.md). Where the game has not judged one
-        yet (it waits to, or refused it), the tracker's."""
+        yet (it waits to, or refused it), the tracker's; none where the game judged such a reading the card's print
+        (a die drawn on the chip, ``[blue3]``)."""
         if self.tracker.last is None:
             return ()
         placed = {(card.id, chip): str(die) for area in self.referee.state.players for card in area.cards
                   for chip, die in card.placed.items()}
-        return tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in self.tracker.last.chips)
+        return tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in self.tracker.last.chips
+                     if (card, chip) in placed or not self.interpreter.read_as_print(card, chip, die))
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
         detector, layout = self._perception()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -141,27 +142,39 @@ def test_a_step_names_the_reports_taken_back_but_not_those_a_correction_replaced
     assert taken_back(referee, before, {fix.index - 1}) == () and fix_at == fix.index - 1
 
 
-def test_the_chips_hold_the_games_dice_where_it_placed_one_and_the_trackers_elsewhere() -> None:
-    """A die keeps its face when placed: where the game placed the roll's blue1 and the tracker reads the chip as
-    blue4 (a small, half-covered face), the chips say blue1; a die the game has not judged yet is the tracker's."""
+def settled(card_id: str, hand: str, actions: tuple[str, ...], dice: tuple[tuple[str, int], ...]) -> Any:
+    """A two-player game dealt ``hand`` (``card_id`` among it) and played through ``actions``, then a second of
+    frames showing ``card_id``, then two more with ``dice`` (die, chip) on its first three chips."""
     from tests.rules.helpers import FUSE_ROW, setup_log
     from vision.observation import CardSeen, ChipSpot, DieSeen, TableObservation
     from vision.pipeline import Pipeline
 
     pipeline = Pipeline(GameConfig("fuse", 2))
-    for text in setup_log([["F-002", "F-005"], ["F-001", "F-003"]], FUSE_ROW):
+    for text in [*setup_log([hand.split(), ["F-001", "F-003"]], FUSE_ROW), *actions]:
         pipeline.referee.submit(text)
-    for text in ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"):
-        pipeline.referee.submit(text)
-    spots = (ChipSpot(1, (120.0, 130.0), 10.0), ChipSpot(2, (150.0, 130.0), 10.0), ChipSpot(3, (180.0, 130.0), 10.0))
-    card = CardSeen(((100.0, 100.0), (200.0, 100.0), (200.0, 160.0), (100.0, 160.0)), "bomb", "F-002", 0.9, spots)
-    dice = (DieSeen("blue4", (112.0, 122.0, 128.0, 138.0), 0.9, ("F-002", 1)),
-            DieSeen("red2", (142.0, 122.0, 158.0, 138.0), 0.9, ("F-002", 2)))
+    spots = tuple(ChipSpot(k, (90.0 + 30 * k, 130.0), 10.0) for k in (1, 2, 3))
+    card = CardSeen(((100.0, 100.0), (200.0, 100.0), (200.0, 160.0), (100.0, 160.0)), "bomb", card_id, 0.9, spots)
+    seen = tuple(DieSeen(die, (82.0 + 30 * k, 122.0, 98.0 + 30 * k, 138.0), 0.9, (card_id, k)) for die, k in dice)
     assert pipeline.chips() == ()
-    for frame in range(12):
-        pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, (card,), dice))
+    for frame in range(18):  # (the card alone first: dice seen from the moment it turns up are its print)
+        pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, (card,), seen if frame >= 6 else ()))
     assert pipeline.tracker.last is not None
+    return pipeline
+
+
+def test_the_chips_hold_the_games_dice_where_it_placed_one_and_the_trackers_elsewhere() -> None:
+    """A die keeps its face when placed: where the game placed the roll's blue1 and the tracker reads the chip as
+    blue4 (a small, half-covered face), the chips say blue1; a die the game has not judged yet is the tracker's."""
+    pipeline = settled("F-002", "F-002 F-005", ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"),
+                       (("blue4", 1), ("red2", 2)))
     assert sorted(pipeline.tracker.last.chips) == [("F-002", 1, "blue4"), ("F-002", 2, "red2")]
     placed = {chip: str(die) for chip, die in pipeline.referee.state.players[0].cards[0].placed.items()}
     assert placed[1] == "blue1" and 2 not in placed
     assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "red2")]
+
+
+def test_the_chips_hold_no_die_where_the_game_judged_the_reading_the_card_s_print() -> None:
+    """F-G15's third chip is printed ``[blue3]``: read as blue3 while no blue die is in play, it is the print."""
+    pipeline = settled("F-G15", "F-G15 F-005", ("roll red1 yellow2 red3 green1",), (("blue3", 3),))
+    assert pipeline.tracker.last.chips == (("F-G15", 3, "blue3"),)
+    assert pipeline.chips() == ()
