@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from math import inf
 from typing import Any
 
 import numpy as np
@@ -195,6 +196,8 @@ class Pipeline:
         self.tracker = Tracker(tracker)
         self.interpreter = Interpreter(Referee(config, ManualClock()), interpreter)
         self.last: TableObservation | None = None
+        self._left: dict[tuple[str, int], float] = {}
+        """(card, chip) -> when the tracker last saw a die leave it; (card, 0): the card itself (``chips``)."""
         self.lock = threading.RLock()
         self._detector: Any = None
         self._layout: Any = None
@@ -218,13 +221,24 @@ class Pipeline:
         roll, in the open, where a die on a card shows a small or covered face (on chips, the game's faces are
         right 97.3 % of the time and the tracker's 92.8 %, vision/README.md). Where the game has not judged one
         yet (it waits to, or refused it), the tracker's; none where the game judged such a reading the card's print
-        (a die drawn on the chip, ``[blue3]``)."""
-        if self.tracker.last is None:
+        (a die drawn on the chip, ``[blue3]``). Then the game's dice on chips of cards the tracker sees that it
+        shows empty, but for those it saw leave since they were placed: a die the detector missed, or one hidden
+        in a stack read short, that the game inferred."""
+        table = self.tracker.last
+        if table is None:
             return ()
         placed = {(card.id, chip): str(die) for area in self.referee.state.players for card in area.cards
                   for chip, die in card.placed.items()}
-        return tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in self.tracker.last.chips
-                     if (card, chip) in placed or not self.interpreter.read_as_print(card, chip, die))
+        shown = tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in table.chips
+                      if (card, chip) in placed or not self.interpreter.read_as_print(card, chip, die))
+        seen = {card.card for card in table.cards}
+        unshown = [key for key in placed if key[0] in seen and key not in {(c, k) for c, k, _ in table.chips}]
+        if not unshown:
+            return shown
+        placing = self.referee.placing_events()
+        return shown + tuple((card, chip, placed[(card, chip)]) for card, chip in unshown
+                             if max(self._left.get((card, chip), -inf), self._left.get((card, 0), -inf))
+                             < placing[(card, chip)].elapsed)
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
         detector, layout = self._perception()
@@ -236,7 +250,9 @@ class Pipeline:
     def settle(self, observation: TableObservation) -> Step:
         with self.lock:
             before = tuple(self.referee.events)
-            self.interpreter.feed(self.tracker.update(observation), observation.frame, observation.elapsed)
+            changes = self.tracker.update(observation)
+            self._left.update({(c.card, c.chip): c.elapsed for c in changes if c.kind in ("die-", "card-")})
+            self.interpreter.feed(changes, observation.frame, observation.elapsed)
             self.last = observation
             events = new_events(self.referee, before)
             replaces = tuple(self.referee.events[e.index - 1].action if e.source == "correction" else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +172,20 @@ def test_the_chips_hold_the_games_dice_where_it_placed_one_and_the_trackers_else
     placed = {chip: str(die) for chip, die in pipeline.referee.state.players[0].cards[0].placed.items()}
     assert placed[1] == "blue1" and 2 not in placed
     assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "red2")]
+
+
+def test_the_chips_hold_a_die_the_game_placed_where_the_tracker_saw_none_but_not_one_it_saw_leave() -> None:
+    from vision.observation import TableObservation
+
+    pipeline = settled("F-002", "F-002 F-005", ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"),
+                       (("red2", 2),))
+    assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "red2")]
+    card, (red2,) = pipeline.last.cards[0], pipeline.last.dice
+    blue = replace(red2, die="blue4", box=(112.0, 122.0, 128.0, 138.0), on=("F-002", 1))
+    for frame in range(18, 54):  # blue1 seen on its chip (as blue4), then both dice gone
+        pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, (card,), (blue, red2) if frame < 30 else ()))
+    assert {str(die) for die in pipeline.referee.state.players[0].cards[0].placed.values()} == {"blue1"}
+    assert pipeline.chips() == ()  # the game still holds blue1, but the tracker saw it leave
 
 
 def test_the_chips_hold_no_die_where_the_game_judged_the_reading_the_card_s_print() -> None:
