@@ -231,13 +231,13 @@ class Pipeline:
                   for chip, die in card.placed.items()}
         shown = tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in table.chips
                       if (card, chip) in placed or not self.interpreter.read_as_print(card, chip, die))
-        seen = {card.card for card in table.cards}
-        unshown = [key for key in placed if key[0] in seen and key not in {(c, k) for c, k, _ in table.chips}]
+        settled, seen = {(card, chip) for card, chip, _ in table.chips}, {card.card for card in table.cards}
+        unshown = [key for key in placed if key[0] in seen and key not in settled]
         if not unshown:
             return shown
         placing = self.referee.placing_events()
-        return shown + tuple((card, chip, placed[(card, chip)]) for card, chip in unshown
-                             if max(self._left.get((card, chip), -inf), self._left.get((card, 0), -inf))
+        return shown + tuple((card, chip, placed[(card, chip)]) for card, chip in unshown if (card, chip) in placing
+                             and max(self._left.get((card, chip), -inf), self._left.get((card, 0), -inf))
                              < placing[(card, chip)].elapsed)
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
