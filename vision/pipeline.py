@@ -40,6 +40,7 @@ from vision.interpret import Interpreter, InterpreterSettings
 from vision.motion import MotionGate, gate_for, to_detect
 from vision.observation import TableObservation
 from vision.regions import detect_change
+from vision.resync import dice_on_chips
 from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
 
@@ -227,8 +228,7 @@ class Pipeline:
         table = self.tracker.last
         if table is None:
             return ()
-        placed = {(card.id, chip): str(die) for area in self.referee.state.players for card in area.cards
-                  for chip, die in card.placed.items()}
+        placed = dice_on_chips(self.referee.state)
         shown = tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in table.chips
                       if (card, chip) in placed or not self.interpreter.read_as_print(card, chip, die))
         settled, seen = {(card, chip) for card, chip, _ in table.chips}, {card.card for card in table.cards}

@@ -87,7 +87,7 @@ from rules import actions as A
 from rules.dice import Die
 from rules.errors import IllegalActionError, RulesError
 from rules.game import State
-from rules.notation import Chip
+from rules.notation import Chip, Layout
 from rules.referee import Event, Referee
 from vision.observation import Point, colours
 from vision.tracker import Change
@@ -1037,7 +1037,7 @@ class Resync:
     def _stacked_chips(self, card: str) -> list[int]:
         """The chips of ``card``'s stacks (one die on another): a die deep in a tall stack is hidden, and the layout,
         counting the stack's levels by how high its top die stands, may read it short (unseen5 s1004's F-G27)."""
-        layout = self.state.game.cards[card].layout if card in self.state.game.cards else None
+        layout = card_layout(self.state, card)
         return [c.number for g in (layout.groups if layout else ()) if g.kind == "stack" for c in g.chips]
 
     def _stand_in(self, change: Change) -> str | None:
@@ -1482,7 +1482,6 @@ class Resync:
                      f"place {die} {card}:{chip}")
         return True
 
-
     def _roll_dice_like(self, change: Change) -> list[str]:
         """The roll's dice that loose ``change`` may be: itself, else those of its colours."""
         roll = [str(d) for d in self.state.roll]
@@ -1543,9 +1542,14 @@ def by_chip_rule(why: str) -> bool:
     return why.startswith("chip ") and not any(words in why for words in NOT_THE_CHIPS_RULE)
 
 
+def card_layout(state: State, card: str) -> Layout | None:
+    """The layout of catalog card ``card`` (none for a card the game does not know, or one without chips)."""
+    return state.game.cards[card].layout if card in state.game.cards else None
+
+
 def chip_rule(state: State, card: str, chip: int) -> Chip | None:
     """Chip ``chip`` of catalog card ``card`` (its rule), if the card has such a chip."""
-    layout = state.game.cards[card].layout if card in state.game.cards else None
+    layout = card_layout(state, card)
     return layout.chips[chip - 1] if layout is not None and 0 < chip <= len(layout.chips) else None
 
 

@@ -27,7 +27,7 @@ def marks(observation: TableObservation, illegal: set[tuple[str, int]],
     """The overlay's outlines: each card (its id, or ``unknown``) and each die (amber when not on a chip of a
     recognised card, red on a chip where a violation was flagged), a die on a chip named as ``chips`` hold it
     (``Pipeline.chips``: the game's die where it placed one, not this frame's reading)."""
-    chips = chips or {}
+    chips = chips or {}  # (a loose die's ``on`` is None, never a key)
     out = []
     for card in observation.cards:
         xs, ys = [p[0] for p in card.corners], [p[1] for p in card.corners]
@@ -36,7 +36,7 @@ def marks(observation: TableObservation, illegal: set[tuple[str, int]],
     for die in observation.dice:
         card, chip = die.on if die.on else ("", 0)
         status = "illegal" if die.on in illegal else ("legal" if die.on else "unsure")
-        out.append(Mark(die.box, chips.get(die.on, die.die) if die.on else die.die, status, card, chip))
+        out.append(Mark(die.box, chips.get(die.on, die.die), status, card, chip))
     return out
 
 
