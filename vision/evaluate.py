@@ -11,13 +11,15 @@ Per game:
 - per-chip error: over settled frames (the truth's dice on chips unchanged for ``settle`` seconds), the share of
   occupied chips (in truth or in the pipeline) whose die the pipeline has wrong or missing: ``Pipeline.chips``,
   the tracker's chips with the game's dice where it placed one. ``tracker_chip_error`` is the same for the
-  tracker's chips alone (its own readings, as before the fifty-seventh session).
+  tracker's chips alone (its own readings, as before the fifty-seventh session); ``chip_observations`` counts
+  the wrong and all settled (chip, frame) observations.
 - violations: every scripted illegal placement refused by the referee (``flagged``), and ``false`` violations
   (refused actions that are not scripted ones).
 - score: the final score and result exactly the truth's.
 
 Given several games, a last line totals them (``totals``): events matched, extra and logs exact summed, the median
-per-chip error (the tracker's alone beside it), violations flagged and false, scores exact.
+per-chip error (the tracker's alone beside it) and the share wrong of all the games' settled observations together
+(a long, chaotic game weighs more), violations flagged and false, scores exact.
 
 ``--oracle`` is the ORACLE PERCEPTION ablation: observations built from ``frames.json`` truth, which tests the
 tracker and interpreter apart from the detector. Without it the detector reads ``game.mp4``.
@@ -268,6 +270,7 @@ def evaluate_game(folder: Path, oracle: bool, tolerance: float = 1.0, model: str
         "log": compare_logs([(t, a) for t, a in truth["log"]], seen, tolerance),
         "chip_error": chips.error,
         "tracker_chip_error": chips.tracker_error,
+        "chip_observations": {"wrong": chips.wrong[0], "settled": chips.total[0]},
         "violations": {"scripted": len(scripted), "flagged": sum(1 for a in scripted if a in refused),
                        "false": sum(1 for a in refused if a not in scripted)},
         "score": {"truth": truth["score"]["total"], "seen": data["score"]["total"],
@@ -287,9 +290,14 @@ def totals(reports: list[dict[str, Any]]) -> str:
         errors = [r[key] for r in reports if r.get(key) is not None]
         return f"{statistics.median(errors):.4f}" if errors else "none"
 
+    def pooled() -> str:  # (the share of all the games' settled observations, each game weighed by its length)
+        counts = [r["chip_observations"] for r in reports if "chip_observations" in r]
+        settled = sum(c["settled"] for c in counts)
+        return f"{sum(c['wrong'] for c in counts) / settled:.4f}" if settled else "none"
+
     return (f"{len(reports)} games: log {total('log', 'matched')}/{total('log', 'truth')} matched, "
             f"{total('log', 'extra')} extra, {total('log', 'exact')} exact; chip error median {median('chip_error')} "
-            f"(the tracker's {median('tracker_chip_error')}); violations "
+            f"(the tracker's {median('tracker_chip_error')}), over all observations {pooled()}; violations "
             f"{total('violations', 'flagged')}/{total('violations', 'scripted')} flagged, "
             f"{total('violations', 'false')} false; {total('score', 'exact')} scores exact")
 
