@@ -223,6 +223,15 @@ def shifted(thing: Any, dx: float) -> Any:
     return replace(thing, box=(x1 + dx, y1, x2 + dx, y2))
 
 
+def test_the_chips_hold_no_die_the_game_did_not_place_read_with_the_face_its_chip_prints() -> None:
+    """F-G20 is printed ``[6] [6] [6]``: a 6 read on its chip that the game placed no die on (none of the roll's
+    colours) is the print; a 4 read on the next chip is shown, as the tracker reads it."""
+    pipeline = settled("F-G20", "F-G20 F-005", ("roll blue1 yellow2 red3 red1",), (("black6", 1), ("green4", 2)))
+    assert sorted(pipeline.tracker.last.chips) == [("F-G20", 1, "black6"), ("F-G20", 2, "green4")]
+    assert not pipeline.referee.state.players[0].cards[0].placed
+    assert pipeline.chips() == (("F-G20", 2, "green4"),)
+
+
 def test_the_chips_hold_no_die_where_the_game_judged_the_reading_the_card_s_print() -> None:
     """F-G15's third chip is printed ``[blue3]``: read as blue3 while no blue die is in play, it is the print."""
     pipeline = settled("F-G15", "F-G15 F-005", ("roll red1 yellow2 red3 green1",), (("blue3", 3),))
