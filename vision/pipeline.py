@@ -252,8 +252,8 @@ class Pipeline:
 
         def kept(card: str, chip: int) -> bool:
             left = max(self._left.get((card, chip), -inf), self._left.get((card, 0), -inf))
-            return left < placing[(card, chip)].elapsed or now - left >= UNEXPLAINED_LEAVE_S \
-                and self._moved.get(card, -inf) < left
+            return left < placing[(card, chip)].elapsed or (now - left >= UNEXPLAINED_LEAVE_S
+                                                              and self._moved.get(card, -inf) < left)
 
         return shown + tuple((card, chip, placed[(card, chip)]) for card, chip in unshown
                              if (card, chip) in placing and kept(card, chip))
