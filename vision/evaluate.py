@@ -291,7 +291,7 @@ def totals(reports: list[dict[str, Any]]) -> str:
         return f"{statistics.median(errors):.4f}" if errors else "none"
 
     def pooled() -> str:  # (the share of all the games' settled observations, each game weighed by its length)
-        counts = [r["chip_observations"] for r in reports if "chip_observations" in r]
+        counts = [r["chip_observations"] for r in reports]
         settled = sum(c["settled"] for c in counts)
         return f"{sum(c['wrong'] for c in counts) / settled:.4f}" if settled else "none"
 

@@ -40,7 +40,7 @@ from vision.interpret import Interpreter, InterpreterSettings
 from vision.motion import MotionGate, gate_for, to_detect
 from vision.observation import TableObservation
 from vision.regions import detect_change
-from vision.resync import chip_rule, dice_on_chips
+from vision.resync import dice_on_chips
 from vision.sources import Frame
 from vision.tracker import Tracker, TrackerSettings
 
@@ -232,23 +232,22 @@ class Pipeline:
         roll, in the open, where a die on a card shows a small or covered face (on chips, the game's faces are
         right 97.3 % of the time and the tracker's 92.8 %, vision/README.md). Where the game has not judged one
         yet (it waits to, or refused it), the tracker's; none where the game judged such a reading the card's print
-        (a die drawn on the chip, ``[blue3]``), or where a card the game holds prints the reading's face alone
-        (``[6]``: of such settled readings in the 36 games, 379 were the print, 38 a die just put down). Then the
-        game's dice on chips of cards the tracker sees that it shows empty (a die the detector missed, or one
-        hidden in a stack read short, that the game inferred), but for those it saw leave since they were placed,
-        until the game has held one ``UNEXPLAINED_LEAVE_S`` past its leave: a leave it made no sense of."""
+        (a die drawn on the chip, ``[blue3]``) or a card it holds prints the reading's face alone (``[6]``,
+        ``Interpreter.read_as_print``). Then the game's dice on chips of cards the tracker sees that it shows
+        empty (a die the detector missed, or one hidden in a stack read short, that the game inferred), but for
+        those it saw leave since they were placed, until the game has held one ``UNEXPLAINED_LEAVE_S`` past its
+        leave: a leave it made no sense of."""
         table = self.tracker.last
         if table is None:
             return ()
         placed = dice_on_chips(self.referee.state)
         shown = tuple((card, chip, placed.get((card, chip), die)) for card, chip, die in table.chips
-                      if (card, chip) in placed or not (self.interpreter.read_as_print(card, chip, die)
-                                                        or self._face_printed(card, chip, die)))
+                      if (card, chip) in placed or not self.interpreter.read_as_print(card, chip, die))
         settled, seen = {(card, chip) for card, chip, _ in table.chips}, {card.card for card in table.cards}
         unshown = [key for key in placed if key[0] in seen and key not in settled]
         if not unshown:
             return shown
-        placing, now = self.referee.placing_events(), self.last.elapsed if self.last is not None else 0.0
+        placing, now = self.referee.placing_events(), self.last.elapsed if self.last else 0.0
 
         def kept(card: str, chip: int) -> bool:
             left = max(self._left.get((card, chip), -inf), self._left.get((card, 0), -inf))
@@ -257,18 +256,6 @@ class Pipeline:
 
         return shown + tuple((card, chip, placed[(card, chip)]) for card, chip in unshown
                              if (card, chip) in placing and kept(card, chip))
-
-    def _face_printed(self, card: str, chip: int, die: str) -> bool:
-        """Whether chip ``chip`` of ``card``, a card the game holds, is printed with ``die``'s face alone (``[6]``).
-        Only held cards: where the game lost track of the cards (unseen4 h3s802), the readings are more often real
-        dice it never placed."""
-        state = self.referee.state
-        if not any(c.id == card for area in state.players for c in area.cards):
-            return False
-        rule = chip_rule(state, card, chip)
-        face = int(die[-1]) if die[-1:].isdigit() else None
-        return rule is not None and any(a.number == face and a.colour is None and not a.negated and not a.split
-                                        for a in rule.atoms)
 
     def observe(self, image: np.ndarray, index: int, elapsed: float) -> TableObservation:
         detector, layout = self._perception()
