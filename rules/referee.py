@@ -85,6 +85,26 @@ class Referee:
         self._rebuild()
         return event, {}
 
+    def redate(self, index: int, elapsed: float) -> dict[int, int] | None:
+        """Report ``index`` made at ``elapsed`` after all (inferred when the game needed it, then seen to have
+        happened before): it goes into the log by its new time if the game judges every report there as before.
+        Returns where the reports moved went (old index -> new); None, with nothing changed, if the game would
+        judge any report otherwise."""
+        if not 0 <= index < len(self.events):
+            raise RulesError(f"no event {index}: the log has {len(self.events)}")
+        before = self.events
+        others = before[:index] + before[index + 1:]
+        at = next((k for k, e in enumerate(others) if e.elapsed > elapsed), len(others))
+        order = [*others[:at], replace(before[index], elapsed=elapsed), *others[at:]]
+        moved = {e.index: i for i, e in enumerate(order) if e.index != i}
+        self.events = [replace(e, index=i) for i, e in enumerate(order)]
+        self._rebuild()
+        if all(self.events[moved.get(e.index, e.index)].accepted == e.accepted for e in before):
+            return moved
+        self.events = before
+        self._rebuild()
+        return None
+
     def _record(self, event: Event) -> Event:
         if not event.undone:
             self._game_time.seconds = max(self._game_time.seconds, event.elapsed)

@@ -1132,6 +1132,7 @@ class Interpreter(Resync):
                     and self._now[1] - self._arrived.get(id(change), -inf) < self.settings.leaving_s:
                 return False  # a die only asked about, lifted: its card may be leaving with it (``_taken_back``)
             self._done(change)
+            self._return_seen_late(change)
             if not (completing and self._bare(change.card)):  # (all its dice lifted: the card defused)
                 self._taken_back(change)
             self._refused_taken_back(change, lambda _, card, chip: (card, chip) == (change.card, change.chip))

@@ -98,7 +98,7 @@ Correct = Callable[[int, str], object]
 if TYPE_CHECKING:
     from collections import deque
 
-    from vision.interpret import InterpreterSettings, Zones
+    from vision.interpret import Confirm, InterpreterSettings, Zones
 
 
 def face(die: str) -> str:
@@ -243,6 +243,7 @@ class Resync:
     settings: InterpreterSettings
     zones: Zones
     notes: list[str]
+    confirms: list[Confirm]
     _learn_zones: bool
     _pending: list[Change]
     _left: list[Change]
@@ -291,6 +292,7 @@ class Resync:
     _spark_drawer: Any
     correct: Any
     _unfit_inferences: Any
+    _renumber: Any
 
     def remember(self, changes: list[Change]) -> list[Change]:
         """What the interpreter keeps of the table from each frame's changes (the dice on chips, where cards lie),
@@ -459,7 +461,12 @@ class Resync:
         if best is None:
             return False
         self._doubt(change)
-        times = [self._seen_at(action, change.elapsed) for action in best[1]]
+        shown = [self._shown_by(action, change.elapsed) for action in best[1]]
+        for _, by in shown:  # explained: a die rolled again is no die of the next roll, judged again
+            for kept in (self._pending, self._given_up):
+                if by in kept:
+                    kept.remove(by)
+        times = [at for at, _ in shown]
         for i in reversed(range(len(times) - 1)):
             times[i] = min(times[i], times[i + 1])  # (what came before happened no later)
         seen = self._turned_up_waiting()
@@ -471,17 +478,47 @@ class Resync:
                           f"landing ({best[0][0]} chips unlike the table)")
         return True
 
-    def _seen_at(self, action: A.Action, landed: float) -> float:
-        """When the table showed ``action`` (a die gone from its chip, a die settled there, a card gone), by a change
-        given up or still waiting from before the roll ``landed``; else then."""
-        if isinstance(action, (A.Return, A.Place)):
-            kind, card, chip = ("die-" if isinstance(action, A.Return) else "die+"), action.card, action.chip
+    def _shown_by(self, action: A.Action, landed: float) -> tuple[float, Change | None]:
+        """When the table showed ``action`` (a die gone from its chip, a die settled there, a card gone, an unused
+        die landing again), by the latest change given up or still waiting from before the roll ``landed`` (with
+        that change), or by a sighting the rules refused then, the game being behind (probe12 h2s2001's return of
+        p2's yellow2 while the game still waited for p1's return); else then."""
+        changes = self._pending + self._given_up
+        if isinstance(action, A.RollUnused):
+            rolled = self._rolled_at()
+            shown = [c for c in changes if c.kind == "loose+" and colours(c.die) == colours(str(action.die))
+                     and rolled <= c.elapsed < landed]
+        elif isinstance(action, (A.Return, A.Place)):
+            kind = "die-" if isinstance(action, A.Return) else "die+"
+            shown = [c for c in changes if c.kind == kind and (c.card, c.chip) == (action.card, action.chip)
+                     and c.elapsed < landed]
         elif isinstance(action, A.Defuse):
-            kind, card, chip = "card-", action.card, 0
+            shown = [c for c in changes if c.kind == "card-" and c.card == action.card and c.elapsed < landed]
         else:
-            return landed
-        return max((c.elapsed for c in self._pending + self._given_up if c.kind == kind and c.card == card
-                    and c.chip == chip and c.elapsed < landed), default=landed)
+            return landed, None
+        refused = [q.elapsed + self.settings.clock_start for q in self.confirms if q.action == str(action)]
+        latest = max(shown, key=lambda c: c.elapsed, default=None)
+        if refused and (latest is None or max(refused) > latest.elapsed) and max(refused) < landed:
+            return max(refused), None
+        return (latest.elapsed, latest) if latest is not None else (landed, None)
+
+    def _return_seen_late(self, change: Change) -> None:
+        """A die seen leaving its chip only after the game inferred its return at the next roll's landing (nothing
+        had shown it yet): the return is moved back to when the die left, where the game takes it there just as
+        well (h2s901's red1, lifted from F-004:3 at 88.7 s under a hand, seen gone 10 s later)."""
+        action, at = f"return {change.card}:{change.chip}", self._game_time(change.elapsed)
+        on_chip = [e for e in self.referee.events if not e.undone and e.action.startswith(("place ", "return "))
+                   and e.action.endswith(f" {change.card}:{change.chip}")]
+        if len(on_chip) < 2 or on_chip[-2].elapsed >= at:
+            return  # (the placement it undoes came before the die was seen leaving)
+        inferred = on_chip[-1]
+        if inferred.action != action or inferred.confidence != 0.0 or inferred.elapsed <= at:
+            return
+        moved = self.referee.redate(inferred.index, at)
+        if moved is None:
+            return  # the game takes it only where it was
+        self._renumber(moved)
+        self.notes.append(f"{action}: inferred at {inferred.elapsed:.2f} s, seen at {at:.2f} s")
 
     def _catch_up_options(self, state: State) -> list[A.Action]:
         """What ``_catch_up`` tries next: placements where the table shows such a die, ``done``, the returns of

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rules.clock import ManualClock
 from rules.config import GameConfig
+from rules.errors import RulesError
 from rules.referee import Referee
 from tests.rules.helpers import FUSE_ROW, card_dice, setup_log
 
@@ -74,6 +77,26 @@ def test_an_action_made_before_the_last_reports_goes_in_among_them_by_its_time()
     assert all(e.accepted for e in referee.events[:-1])
     early, moved = referee.insert("place yellow2 F-003:1", 5.0)  # before the roll: refused there, so made last
     assert early.accepted and early.index == len(referee.events) - 1 and not moved
+
+
+def test_a_report_redated_goes_in_by_its_new_time_only_where_the_game_judges_every_report_as_before() -> None:
+    clock = ManualClock()
+    referee = Referee(GameConfig("fuse", 2), clock)
+    for text in SETUP:
+        referee.submit(text)
+    for clock.seconds, text in ((10.0, "roll blue1 yellow2 red3 red1"), (12.0, "place blue1 F-002:1"),
+                                (14.0, "place red3 F-002:3")):
+        assert referee.submit(text).accepted
+    last = len(referee.events) - 1
+    assert referee.redate(last, 11.0) == {last: last - 1, last - 1: last}
+    assert [(e.elapsed, e.action) for e in referee.events[-2:]] == [(11.0, "place red3 F-002:3"),
+                                                                   (12.0, "place blue1 F-002:1")]
+    assert all(e.accepted for e in referee.events) and [e.index for e in referee.events] == list(range(last + 1))
+    before = list(referee.events)
+    assert referee.redate(last, 5.0) is None  # before the roll: refused there, so nothing changes
+    assert referee.events == before and card_dice(referee.state, "F-002") == {1: "blue1", 3: "red3"}
+    with pytest.raises(RulesError, match="no event 99"):
+        referee.redate(99, 1.0)
 
 
 def test_a_late_report_the_game_takes_early_only_with_the_next_goes_in_with_it() -> None:

@@ -1515,6 +1515,43 @@ def test_what_a_catch_up_takes_is_dated_by_what_the_table_showed() -> None:
     assert events == [(10.0, "unused green1"), (10.0, "return F-G21:1"), (19.0, "roll blue2 yellow3 red4 green5")]
 
 
+def test_a_catch_up_dates_an_unused_die_by_its_landing_and_a_return_by_its_sighting_the_rules_refused() -> None:
+    """Two dice left unused (probe12 h2s2001): red1, rolled again, costs p1 its black1, which vision never sees
+    go. The green5 is then seen rolled again and p2's blue5 lifted, but the game, still waiting for p1's return,
+    takes neither (the lift is asked about). The next roll lands: the catch-up dates the unused green5 when it
+    landed, p2's return when it was seen, p1's no later; and the green5 it explained is no die of the new roll."""
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 green5 blue5", "place black1 F-G21:1", "place blue5 F-G04:1", "done"):
+        referee.submit(action)
+    _run(interp, CARDS_SEEN + [Change("loose-", 57, 9.5, die="red1", where=(620.0, 400.0)),
+                               Change("loose+", 60, 10.0, die="red1", where=(560.0, 430.0)),
+                               Change("loose-", 72, 12.0, die="green5", where=(660.0, 400.0)),
+                               Change("loose+", 75, 12.5, die="green5", where=(580.0, 450.0)),
+                               Change("die-", 84, 14.0, "F-G04", 1, "blue5"),
+                               *_loose(("blue2", "yellow3", "red4", "green6"), 19.0, x=700.0)], 30.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][len(SETUP) + 5:]
+    assert events == [(12.5, "return F-G21:1"), (12.5, "unused green5"), (14.0, "return F-G04:1"),
+                      (19.0, "roll blue2 yellow3 red4 green6")], events
+    assert referee.violations == []
+
+
+def test_a_return_inferred_at_the_next_roll_is_moved_back_to_when_its_die_is_seen_to_have_left() -> None:
+    """The return of p1's black1 is inferred when the next roll lands at 19 s; the tracker reports the black1 gone
+    from F-G21:1 only later, as having left at 10 s (a hand hid the chip): the return is dated 10 s."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2", "done", "unused green1"):
+        referee.submit(action)
+    _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 19.0, x=700.0), 28.0)
+    assert [(e.elapsed, e.action) for e in referee.events if not e.undone][-2:] == [
+        (19.0, "return F-G21:1"), (19.0, "roll blue2 yellow3 red4 green5")]
+    interp.feed([Change("die-", 60, 10.0, "F-G21", 1, "black1")], 169, 28.2)
+    _run_from(interp, [], 28.4, 35.0)
+    assert [(e.elapsed, e.action) for e in referee.events if not e.undone][-2:] == [
+        (10.0, "return F-G21:1"), (19.0, "roll blue2 yellow3 red4 green5")]
+    assert referee.violations == []
+
+
 def test_fewer_dice_than_a_roll_landing_together_do_not_catch_the_game_up() -> None:
     """The same table, but two dice land together where a roll is four: unused dice rolled again, or a roll not
     all seen; no next roll to catch up to, so the game goes on waiting for the unused green die."""
