@@ -1330,8 +1330,8 @@ class Interpreter(Resync):
                 self._pending.remove(c)
                 self._static.append(c.where)
                 self.notes.append(f"loose {c.die} at {c.elapsed:.2f} s: apart from the roll, not in play")
-        # most of a roll's dice show when it landed; one read late (misread at first, or under a hand) does not
-        landed = sorted(dice, key=lambda c: c.elapsed)[len(dice) // 2]
+        # half a roll's dice or more show when it landed; the others may be read late (misread at first, under a hand)
+        landed = sorted(dice, key=lambda c: c.elapsed)[(len(dice) - 1) // 2]
         low = min(dice, key=lambda c: c.confidence)
         read = {c.die: c.confidence for c in sorted(dice, key=lambda c: c.confidence)}  # (twins: the surer)
         self._rolled = RollSeen(self._game_time(landed.elapsed), read, tuple(c.where for c in dice))
