@@ -154,6 +154,8 @@ class InterpreterSettings:
     as placed on the first empty chips that accept them (a stand-in, asked about) rather than leave the game stuck."""
     heap_s: float = 0.5
     """Loose dice first seen within this many seconds of each other landed together: a roll."""
+    moved_s: float = 0.5
+    """An unknown card gone as a new card of its type turns up elsewhere within this many seconds: the card, moved."""
     unknown_wait_s: float = 4.0
     """An unknown card is taken to be a card (a stand-in reported for it) once it has lain there this long (a card
     that is gone again before is a glimpse); the cards turned up after it wait for it."""
@@ -638,8 +640,9 @@ class Interpreter(Resync):
         if change.card.startswith("?"):
             if any(c.kind == "card-" and c.card == change.card for c in self._pending):
                 self._done(change)  # a glimpse of something card-like, gone again
+                gone = next(c for c in self._pending if c.kind == "card-" and c.card == change.card)
                 self._pending = [c for c in self._pending if not (c.kind == "card-" and c.card == change.card)]
-                if not self._set_aside_unnamed(change):
+                if not self._named_where_it_went(change, gone) and not self._set_aside_unnamed(change):
                     self.notes.append(f"unknown card {change.card} at {change.elapsed:.2f} s: gone again")
                 return True
             if self._now[1] - self._arrived.get(id(change), self._now[1]) < self.settings.unknown_wait_s:
@@ -700,6 +703,25 @@ class Interpreter(Resync):
                 self._learn_deal(task[1], change.card, change.where)
             elif verb == "reveal" and change.type == "bomb" and self.state.turn == 0:
                 self.zones.learn("row", change.where)
+        return True
+
+    def _named_where_it_went(self, unknown: Change, gone: Change) -> bool:
+        """An unknown card gone as a new card of its type, one still in the game's decks, turns up elsewhere (within
+        ``moved_s``): the same card, moved and named where it went, which turned up when the unknown card did
+        (probe11 h3s1902's fuse card FF-08, drawn unrecognised and named in the fuse card's place 3 s later). Not in
+        the deal, whose cards turn up one after another."""
+        if self.state.tasks[0][0] == "deal":
+            return False  # (cards dealt turn up one after another)
+        named = next((c for c in self._pending if c.kind == "card+" and not c.card.startswith("?")
+                      and c.type == unknown.type and abs(c.elapsed - gone.elapsed) <= self.settings.moved_s
+                      and any(c.card in source.pool for source in (*self.state.sources.values(),
+                                                                    self.state.fuse_source))), None)
+        if named is None:
+            return False
+        self._pending[self._pending.index(named)] = moved = replace(named, elapsed=unknown.elapsed)
+        self._arrived[id(moved)] = self._arrived.get(id(named), self._now[1])
+        self.notes.append(f"unknown card {unknown.card} at {unknown.elapsed:.2f} s: {named.card}, named where it "
+                          f"went at {named.elapsed:.2f} s")
         return True
 
     def _spark_drawer(self, where: Point) -> int:

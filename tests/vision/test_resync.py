@@ -1121,6 +1121,19 @@ def test_a_ready_inferred_goes_before_a_die_put_down_earlier_and_seen_later() ->
         "roll red1 blue1 red3", "ready", "place red1 C-G22:3", "place blue1 C-G07:2"]
 
 
+@pytest.mark.parametrize("named_at", [3.17, 3.83])
+def test_an_unknown_card_gone_as_a_new_card_turns_up_elsewhere_was_that_card_moved(named_at: float) -> None:
+    """The row's first card turns up unrecognised at 1 s and is gone at 3 s (the tracker says so 1.2 s later), as
+    F-011 turns up elsewhere (probe11 h3s1902's fuse card, drawn unrecognised and named in its place): F-011 was
+    revealed at 1 s. A card turning up 0.8 s after is another card: revealed when it turned up."""
+    referee, interp = _dealt(setup=("deal p1 F-G21", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04"))
+    _run(interp, [_bomb("?1", 1.0, 700.0, 500.0), _bomb("F-011", named_at, 250.0, 350.0)], 4.0)
+    interp.feed([Change("card-", 18, 3.0, "?1", where=(700.0, 500.0), type="bomb")], 25, 4.17)
+    _run_from(interp, [], 4.33, 12.0)
+    reveal = referee.events[-1]
+    assert (reveal.action, reveal.elapsed) == ("reveal F-011", 1.0 if named_at - 3.0 <= 0.5 else named_at)
+
+
 def test_a_card_seen_unrecognised_like_it_alone_then_named_elsewhere_turned_up_when_first_seen() -> None:
     """A row card is turned up where the layout cannot name it, though it looks like one card alone (C-G30), and
     is named 3 s later where it is laid: it was revealed when first seen."""
