@@ -481,8 +481,9 @@ class Resync:
     def _shown_by(self, action: A.Action, landed: float) -> tuple[float, Change | None]:
         """When the table showed ``action`` (a die gone from its chip, a die settled there, a card gone, an unused
         die landing again), by the latest change given up or still waiting from before the roll ``landed`` (with
-        that change), or by a sighting the rules refused then, the game being behind (probe12 h2s2001's return of
-        p2's yellow2 while the game still waited for p1's return); else then."""
+        that change), or since the game's last roll by a sighting the rules refused then, the game being behind
+        (probe12 h2s2001's return of p2's yellow2 while the game still waited for p1's return), or by a report of it
+        taken back since (unseen4 h2s801's black3 on F-G15:2); else then."""
         changes = self._pending + self._given_up
         if isinstance(action, A.RollUnused):
             rolled = self._rolled_at()
@@ -496,11 +497,19 @@ class Resync:
             shown = [c for c in changes if c.kind == "card-" and c.card == action.card and c.elapsed < landed]
         else:
             return landed, None
-        refused = [q.elapsed + self.settings.clock_start for q in self.confirms if q.action == str(action)]
         latest = max(shown, key=lambda c: c.elapsed, default=None)
-        if refused and (latest is None or max(refused) > latest.elapsed) and max(refused) < landed:
-            return max(refused), None
+        sighted = self._sighted(str(action), landed)
+        if sighted is not None and (latest is None or sighted > latest.elapsed):
+            return sighted, None
         return (latest.elapsed, latest) if latest is not None else (landed, None)
+
+    def _sighted(self, action: str, until: float) -> float | None:
+        """The latest time since the game's last roll and before ``until`` that vision saw ``action`` but the game
+        did not keep it: a sighting the rules refused (asked about), or a report of it taken back since."""
+        start, rolled = self.settings.clock_start, self._rolled_at()
+        times = [q.elapsed + start for q in self.confirms if q.action == action]
+        times += [e.elapsed + start for e in self.referee.events if e.undone and e.action == action]
+        return max((t for t in times if rolled <= t < until), default=None)
 
     def _return_seen_late(self, change: Change) -> None:
         """A die seen leaving its chip only after the game inferred its return at the next roll's landing (nothing
@@ -762,11 +771,14 @@ class Resync:
         return None
 
     def _report_leftovers(self, change: Change, actions: list[str], why: str) -> None:
-        """Leftover dice's placements inferred at ``change``, each dated when its die was lifted from the roll."""
+        """Leftover dice's placements inferred at ``change``, each dated when vision saw it (``_sighted``), else when
+        its die was lifted from the roll."""
         self._doubt(change)
         for action in actions:
             self.notes.append(f"{action}: inferred at {change.elapsed:.2f} s from the table, {why}")
-            self._report(replace(change, elapsed=self._lifted_at(action.split()[1], change), confidence=0.0), action)
+            at = self._sighted(action, change.elapsed)
+            at = self._lifted_at(action.split()[1], change) if at is None else at
+            self._report(replace(change, elapsed=at, confidence=0.0), action)
 
     def _lifted_at(self, die: str, change: Change) -> float:
         """When a die of ``die``'s colours was last picked up from the roll area since the roll, before ``change``

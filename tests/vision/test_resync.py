@@ -1548,6 +1548,18 @@ def test_a_catch_up_dates_an_unused_die_by_its_landing_and_a_return_by_its_sight
     assert referee.violations == []
 
 
+def test_a_placement_taken_back_and_inferred_again_at_the_next_roll_is_dated_when_it_was_seen() -> None:
+    """p1's black1 is seen put on F-G21:1 at 5 s, and that report taken back (as at the dashboard, or by a
+    correction: unseen4 h2s801's black3 on F-G15:2); the next roll lands with the table still showing it there:
+    the placement inferred again is dated 5 s, when vision saw it."""
+    referee, interp = _dealt()
+    _run(interp, CARDS_SEEN + PLACED, 12.0)
+    referee.undo(next(e.index for e in referee.events if e.action == "place black1 F-G21:1"))
+    _run_from(interp, _loose(("blue2", "yellow3", "red4", "green5"), 19.0, x=700.0), 12.17, 30.0)
+    again = next(e for e in referee.events if e.action == "place black1 F-G21:1" and not e.undone)
+    assert again.accepted and again.elapsed == 5.0
+
+
 def test_a_return_inferred_at_the_next_roll_is_moved_back_to_when_its_die_is_seen_to_have_left() -> None:
     """The return of p1's black1 is inferred when the next roll lands at 19 s; the tracker reports the black1 gone
     from F-G21:1 only later, as having left at 10 s (a hand hid the chip): the return is dated 10 s."""
