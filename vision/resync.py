@@ -898,7 +898,17 @@ class Resync:
             return False
         self._spark_drawn_again(sparks)
         self._doubt(change)
+        self._redate_to_lift(actions[0], change)
         return True
+
+    def _redate_to_lift(self, action: str, change: Change) -> None:
+        """The placement ``action``, put in the log in place of a report it corrected (and so at that report's
+        time), dated when its die was lifted from the roll, where the game judges every report there as before
+        (fresh cd3s206's red6, lifted 3.7 s before the ``done`` it corrects)."""
+        fix = next((e for e in reversed(self.referee.events) if e.action == action and not e.undone), None)
+        lifted = self._game_time(self._lifted_at(action.split()[1], change))
+        if fix is not None and lifted < fix.elapsed and (moved := self.referee.redate(fix.index, lifted)):
+            self._renumber(moved)
 
     def _spark_drawn_again(self, sparks: list[Event]) -> None:
         """Spark cards whose drawing was taken back wait to be judged again, as cards just seen turning up."""

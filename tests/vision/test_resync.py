@@ -1083,6 +1083,34 @@ def test_a_card_leaving_one_die_short_after_cards_were_defused_corrects_the_done
     assert referee.violations == [e for e in referee.events if e.action == "place black1 C-G11:1"]
 
 
+def test_the_done_corrected_to_the_last_die_is_dated_when_that_die_was_lifted_from_the_roll() -> None:
+    """The same game with its times: the roll at 2 s, the ``done`` inferred at 11 s, and red6 seen lifted from the
+    roll area at 6 s. Corrected to red6's placement, the ``done`` goes into the log at 6 s, before red3's."""
+    clock = ManualClock()
+    referee = Referee(GameConfig("countdown", 3), clock)
+    for action in (*CD3S206, "place red3 C-G11:1"):
+        referee.submit(action)
+    for clock.seconds, action in ((2.0, "roll red6 red3 black3 green/red6"), (4.0, "place black3 C-G07:1"),
+                                  (5.0, "place green/red6 S-G24:1"), (8.0, "place red3 C-G07:3"), (11.0, "done"),
+                                  (12.0, "defuse C-G07 take C-G16"), (13.0, "reveal C-G03")):
+        referee.submit(action)
+    interp = Interpreter(referee)
+    chips = ((1, "black/yellow4"), (2, "black5"), (3, "red1"))
+    _run_from(interp, [
+        Change("loose-", 36, 6.0, die="red6", where=(600.0, 400.0)),
+        Change("card+", 6, 1.0, "C-G22", where=(400.0, 600.0), type="bomb", size=80.0),
+        Change("card+", 6, 1.0, "C-G03", where=(300.0, 350.0), type="bomb", size=80.0),
+        *[Change("die+", 60, 10.0, "C-G22", k, d, where=(380.0 + 20 * k, 600.0)) for k, d in chips],
+        *[Change("die-", 120, 20.0, "C-G22", k, d, where=(380.0 + 20 * k, 600.0)) for k, d in chips],
+        Change("card-", 120, 20.0, "C-G22", where=(400.0, 600.0), type="bomb"),
+        Change("card>", 126, 21.0, "C-G03", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
+    ], 0.0, 30.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][-6:]
+    assert events == [(5.0, "place green/red6 S-G24:1"), (6.0, "place red6 C-G22:4"), (8.0, "place red3 C-G07:3"),
+                      (12.0, "defuse C-G07 take C-G16"), (13.0, "reveal C-G03"), (21.0, "defuse C-G22 take C-G03")]
+    assert all(e.accepted for e in referee.events if not e.undone and e.action != "place black1 C-G11:1")
+
+
 def test_a_die_seen_on_a_chip_before_the_roll_held_it_is_placed_there_when_a_completed_card_leaves() -> None:
     """Countdown, three players (unseen3 cd3s706 at 88 s): red6 is read faintly on C-G22:4 before the roll holds
     one (refused), and is put there after the next roll lands, which the table cannot show. When C-G07, complete,
