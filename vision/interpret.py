@@ -711,7 +711,7 @@ class Interpreter(Resync):
         (probe11 h3s1902's fuse card FF-08, drawn unrecognised and named in the fuse card's place 3 s later). Not in
         the deal, whose cards turn up one after another."""
         if self.state.tasks[0][0] == "deal":
-            return False  # (cards dealt turn up one after another)
+            return False
         named = next((c for c in self._pending if c.kind == "card+" and not c.card.startswith("?")
                       and c.type == unknown.type and abs(c.elapsed - gone.elapsed) <= self.settings.moved_s
                       and any(c.card in source.pool for source in (*self.state.sources.values(),

@@ -462,7 +462,7 @@ class Resync:
             return False
         self._doubt(change)
         shown = [self._shown_by(action, change.elapsed) for action in best[1]]
-        for _, by in shown:  # explained: a die rolled again is no die of the next roll, judged again
+        for _, by in shown:  # explained, so never judged again (an unused die's landing as a die of the next roll)
             for kept in (self._pending, self._given_up):
                 if by in kept:
                     kept.remove(by)
@@ -514,7 +514,7 @@ class Resync:
     def _return_seen_late(self, change: Change) -> None:
         """A die seen leaving its chip only after the game inferred its return at the next roll's landing (nothing
         had shown it yet): the return is moved back to when the die left, where the game takes it there just as
-        well (h2s901's red1, lifted from F-004:3 at 88.7 s under a hand, seen gone 10 s later)."""
+        well (probe2 h2s901's red1, lifted from F-004:3 at 88.7 s under a hand, seen gone 10 s later)."""
         action, at = f"return {change.card}:{change.chip}", self._game_time(change.elapsed)
         on_chip = [e for e in self.referee.events if not e.undone and e.action.startswith(("place ", "return "))
                    and e.action.endswith(f" {change.card}:{change.chip}")]
