@@ -55,6 +55,7 @@ from vision.resync import (
     chip_rule,
     copy_of,
     dist,
+    face,
     fix_roll,
     judged_as_before,
     last_roll,
@@ -412,9 +413,8 @@ class Interpreter(Resync):
         if printed is not None and colours(printed) == colours(die):
             return True
         rule = chip_rule(self.state, card, chip) if self._held(card) is not None else None
-        face = int(die[-1]) if die[-1:].isdigit() else None
-        return rule is not None and any(a.number == face and a.colour is None and not a.negated and not a.split
-                                        for a in rule.atoms)
+        return rule is not None and face(die).isdigit() and any(
+            a.number == int(face(die)) and a.colour is None and not a.negated and not a.split for a in rule.atoms)
 
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:
         self._frames.append(elapsed)

@@ -523,11 +523,16 @@ class Resync:
         inferred = on_chip[-1]
         if inferred.action != action or inferred.confidence != 0.0 or inferred.elapsed <= at:
             return
-        moved = self.referee.redate(inferred.index, at)
-        if moved is None:
-            return  # the game takes it only where it was
-        self._renumber(moved)
-        self.notes.append(f"{action}: inferred at {inferred.elapsed:.2f} s, seen at {at:.2f} s")
+        if self._redate(inferred.index, at):
+            self.notes.append(f"{action}: inferred at {inferred.elapsed:.2f} s, seen at {at:.2f} s")
+
+    def _redate(self, index: int, at: float) -> bool:
+        """Report ``index`` moved to game time ``at`` (``Referee.redate``), the reports kept by index following; False
+        if the game takes it only where it was."""
+        moved = self.referee.redate(index, at)
+        if moved:
+            self._renumber(moved)
+        return moved is not None
 
     def _catch_up_options(self, state: State) -> list[A.Action]:
         """What ``_catch_up`` tries next: placements where the table shows such a die, ``done``, the returns of
@@ -907,8 +912,8 @@ class Resync:
         (fresh cd3s206's red6, lifted 3.7 s before the ``done`` it corrects)."""
         fix = next((e for e in reversed(self.referee.events) if e.action == action and not e.undone), None)
         lifted = self._game_time(self._lifted_at(action.split()[1], change))
-        if fix is not None and lifted < fix.elapsed and (moved := self.referee.redate(fix.index, lifted)):
-            self._renumber(moved)
+        if fix is not None and lifted < fix.elapsed:
+            self._redate(fix.index, lifted)
 
     def _spark_drawn_again(self, sparks: list[Event]) -> None:
         """Spark cards whose drawing was taken back wait to be judged again, as cards just seen turning up."""
