@@ -145,6 +145,9 @@ class InterpreterSettings:
     same_spot_px: float = 4.0
     """A loose die gone and back within this many pixels of where it lay, showing the same face, was only hidden:
     a die rolled again lands elsewhere (or shows another face)."""
+    nudged_px: float = 12.0
+    """A die lifted from within this many pixels of where a die of the roll landed (the nearest) was that die: a
+    die is nudged a little as fingers close on it."""
     roll_patience_s: float = 8.0
     """How long dice settling on chips wait for a roll vision missed to be inferred from them."""
     max_fillers: int = 0
@@ -1478,7 +1481,44 @@ class Interpreter(Resync):
             return True  # a die that lay on a card, on no chip: taken with the card, or returned
         self._left = [c for c in self._left if change.elapsed - c.elapsed <= self.settings.wait_s] + [change]
         self._picked_up.append(change)
+        self._twin_lifted(change)
         return True
+
+    def _twin_lifted(self, change: Change) -> None:
+        """A die lifted from where the roll's ``X`` landed, read ``X``, after ``X`` was placed while the one other die
+        of its colours, ``Y``, which the game still holds, was lifted from where ``Y`` landed: the die placed was
+        that one, and a face keeps on the table, so it too was an ``X`` (as read on its chip), misread as it landed.
+        The roll is corrected where the game judges every report as before (unseen5 h2s1001's two green1s, one read
+        green4 as it landed)."""
+        roll = latest_roll(self.referee)
+        if roll is None or not self._rolled.of(roll) or change.turned:
+            return
+        dice = roll.action.split()[1:]
+        spot = self._landed_at(change)
+        held = [str(d) for d in self.state.roll] + [str(t[1]) for t in self.state.tasks if t[0] == "unused"]
+        twin = dice[spot] if spot is not None else None
+        alike = [d for d in held if colours(d) == colours(change.die)]
+        if twin != change.die or twin in held or dice.count(twin) != 1 or len(alike) != 1:
+            return
+        at = self._game_time(change.elapsed)
+        if not any(e.action.startswith(f"place {twin} ") and not e.undone and e.elapsed < at
+                   for e in self.referee.events[roll.index + 1:]):
+            return  # (placed after this lift, seen settling before the tracker committed the lift: this very die)
+        lifted = [c for c in self._picked_up if roll.elapsed <= self._game_time(c.elapsed) < at
+                  and colours(c.die) == colours(twin)]
+        if [self._landed_at(c) for c in lifted] != [dice.index(alike[0])] or lifted[0].turned:
+            return
+        rolled = roll_with(roll.action, alike[0], twin)
+        self._correct_if(lambda _, correct: correct(roll.index, rolled),
+                         f"{twin} lifted at {change.elapsed:.2f} s where it landed, after {twin} was placed: "
+                         f"{alike[0]} was {twin}", lambda trial: judged_as_before(self.referee, trial, roll.index))
+
+    def _landed_at(self, lifted: Change) -> int | None:
+        """Which die of the roll seen landing lay where ``lifted`` was lifted from (``nudged_px``)."""
+        near = sorted(range(len(self._rolled.spots)), key=lambda i: dist(self._rolled.spots[i], lifted.where))
+        if not near or dist(self._rolled.spots[near[0]], lifted.where) > self.settings.nudged_px:
+            return None
+        return near[0]
 
     def _refused_lifted(self, change: Change, card: str | None = None) -> bool:
         """A refused die of ``change``'s colours that lay on ``card`` (``change``'s own) where vision did not see it on

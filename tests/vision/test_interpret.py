@@ -179,6 +179,22 @@ def test_a_roll_read_again_with_another_face_is_corrected() -> None:
     assert referee.events[-1].action == "place black3 F-G28:1"
 
 
+@pytest.mark.parametrize(("lifted_at", "rolled"), [(9.0, "roll black5 green1 black2 green1"),
+                                                   (5.5, "roll black5 green1 black2 green4")])
+def test_a_die_lifted_where_the_rolls_die_landed_reading_as_the_die_placed_before_it_was_its_twin(
+        lifted_at: float, rolled: str) -> None:
+    """The die lifted from where the roll's green4 landed settles on a chip read green1; later the die that lay where
+    the roll's green1 landed is lifted, read green1 still: both were green1s, the roll misread (unseen5 h2s1001). A
+    lift dated before that placement, committed after it (fresh cd3s206's blue1), was the die placed: no twin."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "green1", "black2", "green4"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="green4", where=(623.0, 403.0))], 30, 5.0)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "green1", 0.7)], 36, 6.5)
+    interp.feed([Change("loose-", 54, lifted_at, die="green1", where=(540.0, 400.0))], 54, 9.0)
+    assert [e.action for e in referee.events if not e.undone][-2:] == [rolled, "place green1 F-G04:1"]
+    assert referee.violations == [] and interp.confirms == []
+
+
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
