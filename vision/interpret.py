@@ -915,6 +915,7 @@ class Interpreter(Resync):
             if fix is not None:
                 self.correct(*fix, f"{change.die} settled on {change.card}:{change.chip} at {change.elapsed:.2f} s")
         self._read_first(change)
+        change = self._read_again_refused(change)
         # a face read surely on its chip is the die (the roll misread: ``fix_roll`` below), unless the roll's die of
         # its colours, lifted from the roll area, was read surer there; a faint one is that die
         die = self._roll_die(change)
@@ -1421,6 +1422,26 @@ class Interpreter(Resync):
         del self._read_again[(roll.elapsed, again)]
         self._roll_read_as(roll, again, change.die, f"{change.die} settled on {change.card}:{change.chip} at "
                                                     f"{change.elapsed:.2f} s, as the roll was first read")
+
+    def _read_again_refused(self, change: Change) -> Change:
+        """A die settling faintly on a chip with the face a reading again of the roll gave it (``_amend_roll``), which
+        the chip's rule refuses, when the chip takes the face first read, with the roll read back so: the reading
+        again was the misread one (warm h2s2201's red5, read again as red6 where it lay and faintly so on F-G11's
+        ``[black/5]``). The roll is corrected back and the die is the first reading's."""
+        roll = last_roll(self.referee)
+        first = self._read_again.get((roll.elapsed, change.die)) if roll is not None else None
+        rolled = [str(d) for d in self.state.roll]
+        if roll is None or first is None or change.die not in rolled or first in rolled \
+                or not self._faint_refused(change):
+            return change
+        trial = copy_of(self.referee)
+        trial.correct(roll.index, roll_with(roll.action, change.die, first))
+        if not trial.submit(f"place {first} {change.card}:{change.chip}").accepted:
+            return change
+        del self._read_again[(roll.elapsed, change.die)]
+        self._roll_read_as(roll, change.die, first, f"{change.die} settled faintly on {change.card}:{change.chip} at "
+                                                    f"{change.elapsed:.2f} s, which refuses it: as first read")
+        return replace(change, die=first)
 
     def _only_read_again_fits(self, roll: Event, again: str, change: Change) -> bool:
         """Whether the chip ``change`` saw the die settle on takes it as read again (``again``) but, the roll read

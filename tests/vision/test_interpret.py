@@ -226,6 +226,26 @@ def test_a_die_settling_with_the_face_first_read_on_a_chip_that_takes_only_the_r
     assert referee.violations == []
 
 
+@pytest.mark.parametrize(("read", "rolled"), [(0.3, "roll black5 red5 black2 green1"),
+                                              (0.9, "roll black5 red6 black2 green1")])
+def test_a_die_settling_faintly_as_read_again_on_a_chip_that_refuses_it_but_takes_the_first_reading_is_that(
+        read: float, rolled: str) -> None:
+    """The roll's red5 is read again where it lies as red6 (the roll corrected), then settles on F-G10:2,
+    ``[yellow/5]``, read faintly as red6: the chip takes it only as first read, so the reading again was the misread
+    one (warm h2s2201's red5 on F-G11's ``[black/5]``). Read surely there, the reading again stands."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red5", "black2", "green1"), 3.0)
+    turned = [Change("loose-", 30, 3.0, die="red5", where=(540.0, 400.0), turned=True),
+              Change("loose+", 30, 3.2, die="red6", where=(540.0, 400.0), turned=True)]
+    interp.feed(turned, 30, 5.0)
+    interp.feed([Change("loose-", 45, 6.5, die="red6", where=(540.0, 400.0))], 45, 6.5)
+    interp.feed([Change("die+", 50, 7.0, "F-G10", 2, "red6", read)], 50, 8.0)
+    interp.feed([], 60, 10.0)
+    actions = [e.action for e in referee.events if not e.undone]
+    assert actions[-2:] == [rolled, f"place {rolled.split()[2]} F-G10:2"], actions
+    assert (referee.violations == []) == (read < 0.5)
+
+
 def test_a_die_on_a_chip_the_roll_lacks_waits_for_the_lift_that_tells_which_die_of_its_colour_it_was() -> None:
     """The roll holds blue3 and blue6; blue5 settles on F-G04:1 before the tracker says which blue die left the roll
     area (it commits a die gone later than one settling). The blue6's lift comes a second later: the roll's blue6,
