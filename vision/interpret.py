@@ -950,6 +950,7 @@ class Interpreter(Resync):
             change = replace(change, elapsed=put.elapsed)
         elif (lift := self._lifted_long_before(change)) is not None:  # put down unseen since it could reach it
             change = replace(change, elapsed=(lift + self.settings.put_down_s + change.elapsed) / 2)
+        change = self._on_one_put_down_unseen(change)
         action = f"place {change.die} {change.card}:{change.chip}"
         if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
             self._placed_read_again(change.card, action)
@@ -957,6 +958,32 @@ class Interpreter(Resync):
         self._forget_lift(lambda die: die == change.die)  # the die that left the roll area went here: not rolled again
         self._note_refused(event, change.die, change.card, change.chip)
         return True
+
+    def _on_one_put_down_unseen(self, change: Change) -> Change:
+        """A die seen on a free stacked chip whose rule refuses it, where one die of the roll lifted from the roll area
+        and seen nowhere since fits that chip and this die the free chip right on it: that die went on the chip
+        unseen (read as its print: warm h2s2201's green4 on F-G28's ``[4]``), and this one on top of it. The die
+        beneath is reported first, dated when it was lifted."""
+        held = self._held(change.card)
+        here = f"place {change.die} {change.card}:{change.chip}"
+        if held is None or held.card.layout is None or change.chip in held.physical \
+                or not by_chip_rule(self._trial(here)):
+            return change
+        above = [k + 1 for k, beneath in held.card.layout.supports.items() if beneath == (change.chip - 1,)
+                 and k + 1 not in held.physical]
+        lifted = {die: lift for die, lift in self._lifted_unseen().items() if die != change.die}
+        fits = [(die, chip) for die in lifted for chip in above
+                if takes(self.referee, [f"place {die} {change.card}:{change.chip}",
+                                        f"place {change.die} {change.card}:{chip}"])]
+        if len(fits) != 1:
+            return change
+        (die, chip), lift = fits[0], lifted[fits[0][0]]
+        self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s, which refuses it: "
+                          f"on chip {chip}, over {die} put down unseen")
+        self._submit(replace(change, die=die, elapsed=lift.elapsed, confidence=0.0),
+                     f"place {die} {change.card}:{change.chip}")
+        self._forget_lift(lambda d: d == die)
+        return replace(change, chip=chip)
 
     def _made_legal_by(self, change: Change, index: int, roll: str) -> None:
         """Keep a placement that the roll corrected to ``roll`` makes legal when the die of the roll it replaces has

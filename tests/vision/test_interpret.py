@@ -246,6 +246,21 @@ def test_a_die_settling_faintly_as_read_again_on_a_chip_that_refuses_it_but_take
     assert (referee.violations == []) == (read < 0.5)
 
 
+def test_a_die_seen_on_a_stacked_chip_that_refuses_it_lies_over_a_lifted_die_put_down_there_unseen() -> None:
+    """F-G28 stacks ``[?]`` on ``[4]``. green4 leaves the roll area and is seen nowhere (a 4 on a ``[4]`` looks like
+    the print); yellow5 is then seen on chip 1, which refuses it: green4 went on chip 1, yellow5 on top of it
+    (warm h2s2201)."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "green4", "black2", "yellow5"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="green4", where=(540.0, 400.0))], 30, 5.5)
+    interp.feed([Change("loose-", 36, 6.0, die="yellow5", where=(620.0, 400.0))], 36, 6.5)
+    interp.feed([Change("die+", 42, 7.0, "F-G28", 1, "yellow5", 0.3)], 42, 8.0)
+    interp.feed([], 60, 10.0)
+    placed = [(e.action, e.elapsed) for e in referee.events if not e.undone and e.action.startswith("place ")]
+    assert placed == [("place green4 F-G28:1", 5.0), ("place yellow5 F-G28:2", 7.0)], placed
+    assert referee.violations == [] and interp.confirms == []
+
+
 def test_a_die_on_a_chip_the_roll_lacks_waits_for_the_lift_that_tells_which_die_of_its_colour_it_was() -> None:
     """The roll holds blue3 and blue6; blue5 settles on F-G04:1 before the tracker says which blue die left the roll
     area (it commits a die gone later than one settling). The blue6's lift comes a second later: the roll's blue6,
