@@ -1149,11 +1149,14 @@ class Interpreter(Resync):
     def _roll_die(self, change: Change) -> str:
         """The die of the roll that settled on a chip: as read, or, when no die of the roll shows that face, the one
         die of its colours there if it may go on that chip (a face misread as it landed: the roll was read for
-        longer)."""
+        longer); with none of its colours, the one split die of its face sharing a colour with it (a half misread on
+        the chip: split dice are the reader's weakest colours)."""
         roll = [str(d) for d in self.state.roll]
         if change.die in roll:
             return change.die
-        alike = {d for d in roll if colours(d) == colours(change.die)}
+        alike = {d for d in roll if colours(d) == colours(change.die)} or {
+            d for d in roll if face(d) == face(change.die) and "/" in colours(d)
+            and set(colours(d).split("/")) & set(colours(change.die).split("/"))}  # (a split die's half misread)
         if len(alike) > 1:  # the one of them lately picked up from the roll area, if the tracker saw which
             alike &= {c.die for c in self._left[-1:]}
         if len(alike) != 1:

@@ -583,6 +583,23 @@ def test_ready_is_inferred_when_the_roll_or_a_placement_needs_it() -> None:
     assert all(e.accepted for e in referee.events) and interp.confirms == []
 
 
+def test_a_split_die_read_on_a_chip_with_one_colour_misread_is_the_rolls_split_die_of_that_face() -> None:
+    """The roll holds blue/red3; a die settles on C-G50:1 read green/red3, of colours the roll lacks: it is the
+    roll's split die of that face and a colour in common, one half misread, not a misread roll (probe13 cd2s2103's
+    black/green3 read black/yellow3 on C-G34's ``[green]``)."""
+    referee = Referee(GameConfig("countdown", 2), ManualClock())
+    for action in COUNTDOWN_SETUP:
+        referee.submit(action)
+    interp = Interpreter(referee)
+    _rolled(interp, ("yellow1", "blue5", "blue/red3", "black1"), 5.0)
+    interp.feed([Change("loose-", 40, 6.5, die="blue/red3", where=(580.0, 400.0))], 40, 7.0)
+    interp.feed([Change("die+", 45, 7.5, "C-G50", 1, "green/red3", 0.7)], 45, 8.0)
+    interp.feed([], 60, 10.0)
+    assert [e.action for e in referee.events if not e.undone][-2:] == ["roll yellow1 blue5 blue/red3 black1",
+                                                                       "place blue/red3 C-G50:1"]
+    assert referee.violations == [] and interp.confirms == []
+
+
 def _countdown_until(prefix: str, seed: int = 14, players: int = 3):  # noqa: ANN202
     """A scripted Countdown game (of ``seed``, 3 players) played up to its first action starting with ``prefix``:
     (referee, interpreter, the game's log, that action's index)."""
