@@ -1303,7 +1303,8 @@ class Interpreter(Resync):
             self._left.remove(same)
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s: seen again where it lay")
             return True
-        if change.turned and (self._amend_roll(change) or self._unused_read_again(change)):
+        if change.turned and (self._amend_roll(change) or self._unused_read_again(change)
+                              or self._left_unused_read_again(change)):
             return True
         task = self.state.tasks[0]
         if task[0] == "roll" and not change.brief:
@@ -1434,6 +1435,29 @@ class Interpreter(Resync):
         self._roll_read_as(roll, old.die, change.die, f"roll read again at {change.elapsed:.2f} s: {old.die} is "
                                                       f"{change.die}")
         self._read_again[(roll.elapsed, change.die)] = old.die
+        return True
+
+    def _left_unused_read_again(self, change: Change) -> bool:
+        """A die of the roll left unused, lying where it landed after the distribution, read again with another face
+        (``change``, turned) before anything was rolled again: the roll misread it (probe11 cd3s1906's blue6, read
+        blue3 as it landed). The roll is corrected if every other report stands."""
+        old = self._read_before(change)
+        roll = latest_roll(self.referee)
+        if old is None or roll is None or not self._rolled.of(roll):
+            return False
+        dice = roll.action.split()[1:]
+        events = [e for e in self.referee.events[roll.index + 1:] if not e.undone]
+        later, spot = [e.action for e in events], self._landed_at(old)
+        done = any(e.action == "done" and e.confidence >= self.settings.min_confidence for e in events)  # (seen)
+        if spot is None or dice[spot] != old.die or not done or f"place {old.die}" in " ".join(later) \
+                or any(a.startswith(("unused ", "roll ")) for a in later):
+            return False
+        if not self._correct_if(lambda _, correct: correct(roll.index, roll_with(roll.action, old.die, change.die)),
+                                f"{old.die}, left unused, read again at {change.elapsed:.2f} s as {change.die}",
+                                lambda trial: judged_as_before(self.referee, trial, roll.index)):
+            return False
+        self._done(change)
+        self._left.remove(old)
         return True
 
     def _read_first(self, change: Change) -> None:

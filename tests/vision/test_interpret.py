@@ -195,6 +195,24 @@ def test_a_die_lifted_where_the_rolls_die_landed_reading_as_the_die_placed_befor
     assert referee.violations == [] and interp.confirms == []
 
 
+@pytest.mark.parametrize("done", [1.0, 0.3])
+def test_a_die_left_unused_read_again_where_it_landed_corrects_the_roll_once_the_done_was_seen(done: float) -> None:
+    """After the ``done``, green1, left unused where it landed, is read again as green4 before anything is rolled
+    again: the roll misread it (probe11 cd3s1906's blue6). A ``done`` vision barely saw may not be one (the dice
+    still to be placed): then the roll stands."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="black5", where=(500.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "black5", 0.9)], 36, 6.5)
+    referee.clock.seconds = 8.0  # type: ignore[attr-defined]
+    referee.submit("done", confidence=done)
+    turned = [Change("loose-", 54, 9.0, die="green1", where=(620.0, 400.0), turned=True),
+              Change("loose+", 54, 9.2, die="green4", where=(620.0, 400.0), turned=True)]
+    interp.feed(turned, 54, 9.5)
+    rolls = [e.action for e in referee.events if not e.undone and e.action.startswith("roll ")]
+    assert rolls == ["roll black5 red6 black2 " + ("green4" if done > 0.5 else "green1")]
+
+
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
