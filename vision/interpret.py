@@ -888,6 +888,11 @@ class Interpreter(Resync):
             return False  # the next roll landed before it: the game catches up with that first (``vision.resync``)
         roll = [str(d) for d in self.state.roll]
         lying = self._roll_die(change)
+        if change.die not in roll and (chip := self._held_elsewhere_on(change)) is not None:
+            self._done(change)  # (not asked about again and again: it is no play)
+            self.notes.append(f"{change.die} seen on {change.card}:{change.chip} at {change.elapsed:.2f} s: the "
+                              f"game's {change.die} on chip {chip}, not seen there")
+            return True
         if lying not in roll and any(c.kind == "die+" and c.frame == change.frame and c.die in roll
                                      for c in self._pending):
             return False  # a die seen settling with it as the roll holds it goes first, before a roll correction
@@ -984,6 +989,16 @@ class Interpreter(Resync):
                      f"place {die} {change.card}:{change.chip}")
         self._forget_lift(lambda d: d == die)
         return replace(change, chip=chip)
+
+    def _held_elsewhere_on(self, change: Change) -> int | None:
+        """The chip of ``change``'s card on which the game holds the very die ``change`` saw on another chip, where
+        the table does not show it: the layout put that die on a chip beside its own (probe13 cd2s2103's
+        black/green3, seen on C-G34:4 turn after turn while the game held it on chip 5)."""
+        held = self._held(change.card)
+        if held is None:
+            return None
+        return next((k for k, die in held.physical.items() if str(die) == change.die and k != change.chip
+                     and self._table.get((change.card, k)) != change.die), None)
 
     def _made_legal_by(self, change: Change, index: int, roll: str) -> None:
         """Keep a placement that the roll corrected to ``roll`` makes legal when the die of the roll it replaces has

@@ -213,6 +213,22 @@ def test_a_die_left_unused_read_again_where_it_landed_corrects_the_roll_once_the
     assert rolls == ["roll black5 red6 black2 " + ("green4" if done > 0.5 else "green1")]
 
 
+def test_a_die_the_game_holds_seen_on_the_chip_beside_its_own_is_no_question() -> None:
+    """black5 is placed on F-G04:1; the layout then loses it there and sees it on chip 2. The roll holds no other
+    black5: it is the game's die seen beside its chip, not a play to ask about (probe13 cd2s2103's black/green3,
+    asked about eight times)."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="black5", where=(500.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "black5", 0.9)], 36, 6.5)
+    interp.feed([Change("die-", 48, 8.0, "F-G04", 1, "black5"), Change("die+", 48, 8.0, "F-G04", 2, "black5", 0.6)],
+                48, 8.5)
+    interp.feed([], 60, 10.0)
+    assert [e.action for e in referee.events if not e.undone][-2:] == ["roll black5 red6 black2 green1",
+                                                                       "place black5 F-G04:1"]
+    assert interp.confirms == [] and referee.violations == []
+
+
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
