@@ -1221,7 +1221,8 @@ class Interpreter(Resync):
             self._done(change)
             action = f"return {change.card}:{change.chip}"
             if "must return a die matching" in self._trial(action):
-                self._unused_misread(action, here, self._game_time(change.elapsed))
+                at = self._game_time(change.elapsed)
+                _ = self._returned_misread(action, here, at) or self._unused_misread(action, here, at)
             self._report(change, action, rule_kind=True)
             return True
         if card is not None and card.complete and self.state.phase in ("distribute", "defuse") \

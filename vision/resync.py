@@ -36,8 +36,9 @@ story that makes the game agree with the table, each step tried on a copy of the
   and the roll's one die left over completes the leaving card, the ``done`` was that die put down unseen and is
   corrected to its placement (``_done_was_the_last_die``);
 - an unused die misread as it was rolled again: a return the rules refuse as unlike it, lifted after it was seen
-  rolled, gives it the returned die's face; a reading of it again where it lies corrects it too, if every other
-  report stands;
+  rolled, gives it the returned die's face, unless the returned die was read less surely (in its roll and on its
+  chip) than the unused die: then the returned die had the unused die's face (``_returned_misread``); a reading of
+  it again where it lies corrects it too, if every other report stands;
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
   colours on a chip the game holds empty, else on the one chip that takes it of a card where a die of its
@@ -1362,17 +1363,44 @@ class Resync:
         new = read.with_face(Die.parse(die).face)
         if unused is None or unused.elapsed > at or new == read:
             return False
-        # a die rolled again since that the returned die matches: the return of that unused die, those owed for this
-        # one unseen (probe12 h2s2001: yellow2 returned for yellow1, not green1 read as green2)
-        returned = Die.parse(die)
-        if any(c.kind == "loose+" and unused.elapsed < self._game_time(c.elapsed) <= at
-               and (returned.shares_colour(rolled := Die.parse(c.die)) or returned.face == rolled.face)
-               for c in [*self._pending, *self._given_up]):
+        if self._matches_a_later_landing(die, unused, at):
             return False
         why = f"unused {read} read again as {new}, so {action!r}"
         return self._correct_if(lambda _, correct: correct(unused.index, f"unused {new}"), why,
                                 lambda trial: judged_as_before(self.referee, trial, unused.index)
                                 and takes(trial, [action]))
+
+    def _matches_a_later_landing(self, die: str, unused: Event, at: float) -> bool:
+        """Whether a die seen landing after ``unused`` was rolled again and by game time ``at`` matches the returned
+        ``die``: the return of that die, the returns owed for ``unused`` unseen, so neither die was misread (probe12
+        h2s2001: yellow2 returned for yellow1, not green1 read as green2)."""
+        returned = Die.parse(die)
+        return any(c.kind == "loose+" and unused.elapsed < self._game_time(c.elapsed) <= at
+                   and (returned.shares_colour(rolled := Die.parse(c.die)) or returned.face == rolled.face)
+                   for c in [*self._pending, *self._given_up])
+
+    def _returned_misread(self, action: str, die: str, at: float) -> bool:
+        """As ``_unused_misread``, but the returned die read less surely as it was placed than the unused die as it
+        was rolled again: the returned die had the unused die's face, misread in its roll and on its chip alike (warm
+        h2s2201's blue3, read blue2 at 0.55 on F-G11:1, returned for green3 read at 0.76). Its roll and placement
+        are corrected if the game then takes ``action`` and judges every other report as before."""
+        read = self._unused_owed()
+        unused = self._unused_report(str(read)) if read is not None else None
+        card, chip = action.split()[-1].rsplit(":", 1)
+        placing = self.referee.placing_events().get((card, int(chip)))
+        if unused is None or unused.elapsed > at or placing is None or self._matches_a_later_landing(die, unused, at):
+            return False
+        roll = next((e for e in reversed(self.referee.events[:placing.index]) if not e.undone and e.accepted
+                     and e.action.startswith("roll ")), None)
+        new = str(Die.parse(die).with_face(read.face))  # type: ignore[union-attr]
+        if roll is None or die not in roll.action.split()[1:] or new == die:
+            return False
+        if max(placing.confidence, roll.confidence) >= unused.confidence:
+            return False  # (a roll's confidence is its least sure die's: the returned die was read at least so)
+        fixes = [(roll.index, roll_with(roll.action, die, new)), (placing.index, f"place {new} {card}:{chip}")]
+        return self._correct_all(fixes, f"{die} on {card}:{chip}, returned for unused {read}, was {new}",
+                                 lambda trial: judged_as_before(self.referee, trial, roll.index, placing.index)
+                                 and takes(trial, [action]))
 
     def _unused_owes_less(self, change: Change) -> bool:
         """The next roll lands (``change``) while a player still owes a die matching the unused die rolled again,

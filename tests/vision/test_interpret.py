@@ -229,6 +229,32 @@ def test_a_die_the_game_holds_seen_on_the_chip_beside_its_own_is_no_question() -
     assert interp.confirms == [] and referee.violations == []
 
 
+@pytest.mark.parametrize(("unused", "actions"), [
+    (0.8, ["roll black5 red3 black2 green1", "place red3 F-G04:1", "unused black3"]),
+    (0.3, ["roll black5 red6 black2 green1", "place red6 F-G04:1", "unused black6"])])
+def test_a_return_refused_as_unlike_the_unused_die_corrects_whichever_die_was_read_less_surely(
+        unused: float, actions: list[str]) -> None:
+    """black2, left unused, is rolled again and read black3, so p2 owes a black die or a 3, and returns red6 from
+    F-G04:1. red6 was read at 0.45 on its chip and at 0.4 or more in the roll: against black3 read at 0.8 it was the
+    red3 misread there and in the roll (warm h2s2201's blue3); against black3 read at 0.3, the unused die was the
+    black6 misread."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0, read=0.4)
+    interp.feed([Change("loose-", 30, 5.0, die="red6", where=(540.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "red6", 0.45)], 36, 6.5)
+    interp.feed([Change("loose-", 40, 6.8, die="black5", where=(500.0, 400.0))], 40, 7.0)
+    interp.feed([Change("die+", 44, 7.3, "F-G04", 2, "black5", 0.45)], 44, 7.5)
+    referee.clock.seconds = 8.0  # type: ignore[attr-defined]
+    referee.submit("done")
+    interp.feed([Change("loose-", 54, 9.0, die="black2", where=(580.0, 400.0))], 54, 9.5)
+    interp.feed([Change("loose+", 60, 10.0, die="black3", where=(700.0, 420.0), confidence=unused)], 60, 10.5)
+    interp.feed([Change("die-", 70, 11.5, "F-G04", 1, "red6")], 70, 12.0)
+    kept = [e for e in referee.events if not e.undone]
+    assert [e.action for e in kept if e.action.split()[0] in ("roll", "unused") or "F-G04:1" in e.action] == [
+        *actions, "return F-G04:1"]
+    assert all(e.accepted for e in kept) and interp.confirms == []
+
+
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
