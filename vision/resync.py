@@ -792,8 +792,8 @@ class Resync:
         from before the roll (judged again), now stands for its time."""
         rolled = self._rolled_at()
         until = change.elapsed if change.elapsed >= rolled else self._now[1]
-        return max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die)
-                    and rolled <= c.elapsed < until), default=until)
+        return max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die) and not c.turned
+                    and rolled <= c.elapsed < until), default=until)  # (a die read again where it lies was not lifted)
 
     def _rolled_at(self) -> float:
         """When (the changes' time) the game's latest roll was seen: -inf before any."""

@@ -1083,9 +1083,11 @@ def test_a_card_leaving_one_die_short_after_cards_were_defused_corrects_the_done
     assert referee.violations == [e for e in referee.events if e.action == "place black1 C-G11:1"]
 
 
-def test_the_done_corrected_to_the_last_die_is_dated_when_that_die_was_lifted_from_the_roll() -> None:
+@pytest.mark.parametrize("read_again", [False, True])
+def test_the_done_corrected_to_the_last_die_is_dated_when_that_die_was_lifted_from_the_roll(read_again: bool) -> None:
     """The same game with its times: the roll at 2 s, the ``done`` inferred at 11 s, and red6 seen lifted from the
-    roll area at 6 s. Corrected to red6's placement, the ``done`` goes into the log at 6 s, before red3's."""
+    roll area at 6 s. Corrected to red6's placement, the ``done`` goes into the log at 6 s, before red3's. A red die
+    read again where it lies at 9 s was not lifted (unseen5 p4s1005's green4, dated by green6 read again)."""
     clock = ManualClock()
     referee = Referee(GameConfig("countdown", 3), clock)
     for action in (*CD3S206, "place red3 C-G11:1"):
@@ -1096,8 +1098,10 @@ def test_the_done_corrected_to_the_last_die_is_dated_when_that_die_was_lifted_fr
         referee.submit(action)
     interp = Interpreter(referee)
     chips = ((1, "black/yellow4"), (2, "black5"), (3, "red1"))
+    again = [Change("loose-", 54, 9.0, die="red1", where=(700.0, 400.0), turned=True),
+             Change("loose+", 54, 9.2, die="red4", where=(700.0, 400.0), turned=True)] if read_again else []
     _run_from(interp, [
-        Change("loose-", 36, 6.0, die="red6", where=(600.0, 400.0)),
+        Change("loose-", 36, 6.0, die="red6", where=(600.0, 400.0)), *again,
         Change("card+", 6, 1.0, "C-G22", where=(400.0, 600.0), type="bomb", size=80.0),
         Change("card+", 6, 1.0, "C-G03", where=(300.0, 350.0), type="bomb", size=80.0),
         *[Change("die+", 60, 10.0, "C-G22", k, d, where=(380.0 + 20 * k, 600.0)) for k, d in chips],
