@@ -1595,9 +1595,9 @@ class Interpreter(Resync):
         if not any(e.action.startswith(f"place {twin} ") and not e.undone and e.elapsed < at
                    for e in self.referee.events[roll.index + 1:]):
             return  # (placed after this lift, seen settling before the tracker committed the lift: this very die)
-        lifted = [c for c in self._picked_up if roll.elapsed <= self._game_time(c.elapsed) < at
+        lifted = [c for c in self._picked_up if roll.elapsed <= self._game_time(c.elapsed) < at and not c.turned
                   and colours(c.die) == colours(twin)]
-        if [self._landed_at(c) for c in lifted] != [dice.index(alike[0])] or lifted[0].turned:
+        if [self._landed_at(c) for c in lifted] != [dice.index(alike[0])]:
             return
         rolled = roll_with(roll.action, alike[0], twin)
         self._correct_if(lambda _, correct: correct(roll.index, rolled),
