@@ -1338,6 +1338,8 @@ class Interpreter(Resync):
                      and c.elapsed <= change.elapsed + 0.5), None)
         if left is None:
             return False
+        if task[0] == "lose" and self._rolled_again_late(change, left):
+            return True
         if task[0] == "unused":  # in whatever order the leader picks the unused dice up
             if colours(change.die) not in {colours(str(t[1])) for t in self.state.tasks if t[0] == "unused"}:
                 return False

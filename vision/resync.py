@@ -38,7 +38,8 @@ story that makes the game agree with the table, each step tried on a copy of the
 - an unused die misread as it was rolled again: a return the rules refuse as unlike it, lifted after it was seen
   rolled, gives it the returned die's face, unless the returned die was read less surely (in its roll and on its
   chip) than the unused die: then the returned die had the unused die's face (``_returned_misread``); a reading of
-  it again where it lies corrects it too, if every other report stands;
+  it again where it lies corrects it too, if every other report stands; a die of its colours lifted and landing
+  before any return it owes was made was rolled again only then, the first time only moved (``_rolled_again_late``);
 - dice left over: the next roll lands while the game still holds dice of the last one, or an unused die is rolled
   again while dice lifted from the roll area are seen nowhere. Each is placed where the table shows a die of its
   colours on a chip the game holds empty, else on the one chip that takes it of a card where a die of its
@@ -1422,6 +1423,30 @@ class Resync:
                                 and trial.state.phase != "lose"):
                 return True
         return False
+
+    def _rolled_again_late(self, change: Change, left: Change) -> bool:
+        """A die of the unused die's colours lifted (``left``) and seen landing (``change``) after that die was
+        reported rolled again, while no return owed for it was made yet and no other unused die of its colours is
+        left: the die was rolled again only now, and what was taken for it was the die nudged where it lay (warm
+        h2s2201's black5, seen moved at 74 s, rolled again as black1 at 80 s). Its report takes the new face and
+        time, if every other report stands."""
+        read = self._unused_owed()
+        unused = self._unused_report(str(read)) if read is not None else None
+        if read is None or unused is None or colours(change.die) != colours(str(read)) \
+                or self._game_time(left.elapsed) <= unused.elapsed or change.die == str(read) or self._heap(change) \
+                or not 0 <= change.elapsed - left.elapsed <= self.settings.wait_s:
+            return False  # (a heap landing: the next roll)
+        if any(t[0] == "unused" and t[1].colours == read.colours for t in self.state.tasks) \
+                or any(e.action.startswith("return ") and not e.undone for e in self.referee.events[unused.index:]):
+            return False
+        why = f"unused {read} rolled again at {change.elapsed:.2f} s as {change.die}: it had only been moved"
+        if not self._correct_if(lambda _, correct: correct(unused.index, f"unused {change.die}"), why,
+                                lambda trial: judged_as_before(self.referee, trial, unused.index)):
+            return False
+        self._redate(unused.index + 1, self._game_time(change.elapsed))
+        self._done(change)
+        self._left.remove(left)
+        return True
 
     def _unused_read_again(self, change: Change) -> bool:
         """The unused die rolled again, lying where it landed, read again with another face (``change``, turned)

@@ -255,6 +255,27 @@ def test_a_return_refused_as_unlike_the_unused_die_corrects_whichever_die_was_re
     assert all(e.accepted for e in kept) and interp.confirms == []
 
 
+def test_an_unused_die_rolled_again_before_any_return_it_owes_was_only_moved_the_first_time() -> None:
+    """black5, left unused, is seen lifted and landing as black6 beside where it lay, so p2 owes a die matching
+    black or 6 (red6). Before any return it is lifted again and lands elsewhere as black1: it is rolled again only
+    now, the first time it was moved (warm h2s2201's black1 at 80 s). Nothing matches black1: no return is owed."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "yellow2", "green1"), 3.0, read=0.9)
+    interp.feed([Change("loose-", 30, 5.0, die="red6", where=(540.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "red6", 0.9)], 36, 6.5)
+    interp.feed([Change("loose-", 40, 6.8, die="yellow2", where=(580.0, 400.0))], 40, 7.0)
+    interp.feed([Change("die+", 44, 7.3, "F-G04", 2, "yellow2", 0.9)], 44, 7.5)
+    referee.clock.seconds = 8.0  # type: ignore[attr-defined]
+    referee.submit("done")
+    interp.feed([Change("loose-", 54, 9.0, die="black5", where=(500.0, 400.0))], 54, 9.2)
+    interp.feed([Change("loose+", 57, 9.5, die="black6", where=(520.0, 410.0), confidence=0.6)], 57, 10.0)
+    assert referee.state.tasks[0] == ("lose", 1, ("black", 6))
+    interp.feed([Change("loose-", 66, 11.0, die="black6", where=(520.0, 410.0))], 66, 11.2)
+    interp.feed([Change("loose+", 69, 11.5, die="black1", where=(600.0, 450.0), confidence=0.8)], 69, 12.0)
+    assert [(e.elapsed, e.action) for e in referee.events if not e.undone][-1] == (11.5, "unused black1")
+    assert referee.state.tasks[0][0] == "unused" and interp.confirms == []
+
+
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
