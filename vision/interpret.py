@@ -1114,6 +1114,8 @@ class Interpreter(Resync):
         surely as the roll landed and lately lifted from the roll area, when the chip's rule refuses that die too:
         the die put there, its face misread on the chip, an illegal placement either way."""
         alike = [d for d in map(str, self.state.roll) if colours(d) == colours(change.die)]
+        if len(alike) > 1:  # the one of them lately picked up from the roll area, if the tracker saw which
+            alike = [d for d in alike if d in {c.die for c in self._left[-1:]}]
         if len(alike) != 1 or not self._rolled_surely(alike[0]):
             return None
         return alike[0] if by_chip_rule(self._trial(f"place {alike[0]} {change.card}:{change.chip}")) else None

@@ -212,6 +212,17 @@ def test_a_die_on_a_chip_refusing_it_and_the_surely_rolled_die_alike_lifted_is_t
     assert [c.action for c in interp.confirms] == ([] if rolled_surely else ["place red5 F-G21:1"])
 
 
+def test_of_two_dice_alike_in_the_roll_the_one_lifted_is_the_violation_on_a_chip_refusing_all_readings() -> None:
+    """As above, but the roll holds red3 and red2: the lifted one, red3, is the die put on F-G21:1 (warm h2s2201's
+    green3 on F-021:2, beside green5)."""
+    referee, interp = _dealt()
+    landed = [replace(c, confidence=0.9) for c in _loose(("red3", "blue4", "red2", "black6"), 2.0)]
+    _run(interp, [*landed, Change("loose-", 24, 4.0, die="red3", where=(500.0, 400.0)),
+                  Change("die+", 30, 5.0, "F-G21", 1, "red5", confidence=0.8, where=(290.0, 600.0))], 15.0)
+    assert [e.action for e in referee.violations] == ["place red3 F-G21:1"]
+    assert interp.confirms == []
+
+
 def test_a_die_like_object_lying_on_the_table_before_the_first_roll_is_no_die_of_the_game() -> None:
     referee, interp = _dealt()
     phantom = [Change("loose+", 1, 0.2, die="green2", where=(830.0, 476.0)),
