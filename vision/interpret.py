@@ -959,6 +959,7 @@ class Interpreter(Resync):
         action = f"place {change.die} {change.card}:{change.chip}"
         if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
             self._placed_read_again(change.card, action)
+        self._doubted_placed_again(change)
         event = self._report(change, action, rule_kind=True)
         self._forget_lift(lambda die: die == change.die)  # the die that left the roll area went here: not rolled again
         self._note_refused(event, change.die, change.card, change.chip)
@@ -1110,9 +1111,10 @@ class Interpreter(Resync):
         return self._rolled.readings.get(die, 0.0) if lifted else 0.0
 
     def _lifted_alike_refused(self, change: Change) -> str | None:
-        """The roll's one die of the colours of a die read on a chip where no correction of the roll fits it, read
-        surely as the roll landed and lately lifted from the roll area, when the chip's rule refuses that die too:
-        the die put there, its face misread on the chip, an illegal placement either way."""
+        """The roll's one die (or the one lately lifted of several) of the colours of a die read on a chip where no
+        correction of the roll fits it, read surely as the roll landed and lately lifted from the roll area, when the
+        chip's rule refuses that die too: the die put there, its face misread on the chip, an illegal placement
+        either way."""
         alike = [d for d in map(str, self.state.roll) if colours(d) == colours(change.die)]
         if len(alike) > 1:  # the one of them lately picked up from the roll area, if the tracker saw which
             alike = [d for d in alike if d in {c.die for c in self._left[-1:]}]
@@ -1267,6 +1269,32 @@ class Interpreter(Resync):
                 self.taken_back[self._submit(placed, action).index] = change.frame
                 self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: "
                                   "a violation")
+
+    def _doubted_placed_again(self, change: Change) -> None:
+        """The die of a placement the rules refuse by its chip's rule, only asked about (``_doubted``), seen put on
+        another card soon (``taken_back_s``) while the roll holds no other die of its name, lifted from the roll area
+        before the first placement and seen back there since: the player took it back unseen (the tracker kept
+        showing it on the first chip), so the first placement was a violation (unseen4 h2s801's green1 on F-G11's
+        ``[blue/6]``, back in the roll area and then put on F-008)."""
+        roll, rolled = [str(d) for d in self.state.roll], self._rolled_at()
+        for doubted in list(self._doubted):
+            placed, action, why = doubted
+            die = action.split()[1]
+            if die != change.die or placed.card == change.card or roll.count(die) != 1 \
+                    or not 0 <= change.elapsed - placed.elapsed <= self.settings.taken_back_s \
+                    or self._trial(action) != why:
+                continue  # (on another chip of the same card: the layout's first chip for it was wrong)
+            lifted = any(not c.turned and colours(c.die) == colours(die) and rolled <= c.elapsed <= placed.elapsed
+                         for c in self._picked_up)
+            back = any(c.kind == "loose+" and not c.on_card and colours(c.die) == colours(die)
+                       and placed.elapsed < c.elapsed < change.elapsed
+                       for c in [*self._pending, *self._given_up, *self._lying])
+            if not (lifted and back):
+                continue  # (lifted from the roll area before the first chip, and seen back there since)
+            self._doubted.remove(doubted)
+            self.taken_back[self._submit(placed, action).index] = change.frame
+            self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back unseen: {die} put on "
+                              f"{change.card}:{change.chip} at {change.elapsed:.2f} s, a violation")
 
     def _lifted_doubted(self, change: Change) -> bool:
         """Whether ``change`` lifted a die whose placement the game was only asked about (``_doubted``)."""

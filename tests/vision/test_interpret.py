@@ -276,6 +276,24 @@ def test_an_unused_die_rolled_again_before_any_return_it_owes_was_only_moved_the
     assert referee.state.tasks[0][0] == "unused" and interp.confirms == []
 
 
+@pytest.mark.parametrize("seen_back", [True, False])
+def test_a_refused_placement_asked_about_whose_die_is_seen_back_and_put_elsewhere_was_taken_back(
+        seen_back: bool) -> None:
+    """green1, read surely in the roll and lifted, is seen faintly on F-G10:2 (``[yellow/5]``, refused: asked
+    about). The tracker keeps showing it there, but green1 is seen back in the roll area and then put on F-G04:1: the
+    player took the illegal placement back (unseen4 h2s801). Not seen back there, it stays a question."""
+    referee, interp = _dealt()
+    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0, read=0.9)
+    interp.feed([Change("loose-", 30, 5.0, die="green1", where=(620.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G10", 2, "green1", 0.3)], 36, 6.5)
+    if seen_back:
+        interp.feed([Change("loose+", 48, 8.0, die="green1", where=(640.0, 420.0), confidence=0.4)], 48, 8.5)
+    interp.feed([Change("loose-", 57, 9.5, die="green1", where=(640.0, 420.0))], 57, 9.8)
+    interp.feed([Change("die+", 60, 10.0, "F-G04", 1, "green1", 0.9)], 60, 10.5)
+    assert [e.action for e in referee.violations] == (["place green1 F-G10:2"] if seen_back else [])
+    assert [e.action for e in referee.events if e.accepted][-1] == "place green1 F-G04:1"
+
+
 def test_a_die_settling_with_the_face_first_read_undoes_a_reading_again() -> None:
     """The roll's black2 is read again where it lies as black3 (the roll corrected), then settles on a chip read
     black2 again: the second reading was the misread one."""
