@@ -229,6 +229,20 @@ def test_a_die_the_game_holds_seen_on_the_chip_beside_its_own_is_no_question() -
     assert interp.confirms == [] and referee.violations == []
 
 
+def _two_placed_and_done(dice: tuple[str, ...], read: float, second: tuple[str, float], chip_read: float):  # noqa: ANN202
+    """A roll of ``dice`` read at ``read``: its red6 (at x 540) put on F-G04:1 and ``second`` (a die, its x) on
+    F-G04:2, each read at ``chip_read`` there, then the ``done`` at 8 s: (referee, interpreter)."""
+    referee, interp = _dealt()
+    _rolled(interp, dice, 3.0, read=read)
+    interp.feed([Change("loose-", 30, 5.0, die="red6", where=(540.0, 400.0))], 30, 5.5)
+    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "red6", chip_read)], 36, 6.5)
+    interp.feed([Change("loose-", 40, 6.8, die=second[0], where=(second[1], 400.0))], 40, 7.0)
+    interp.feed([Change("die+", 44, 7.3, "F-G04", 2, second[0], chip_read)], 44, 7.5)
+    referee.clock.seconds = 8.0  # type: ignore[attr-defined]
+    referee.submit("done")
+    return referee, interp
+
+
 @pytest.mark.parametrize(("unused", "actions"), [
     (0.8, ["roll black5 red3 black2 green1", "place red3 F-G04:1", "unused black3"]),
     (0.3, ["roll black5 red6 black2 green1", "place red6 F-G04:1", "unused black6"])])
@@ -238,14 +252,7 @@ def test_a_return_refused_as_unlike_the_unused_die_corrects_whichever_die_was_re
     F-G04:1. red6 was read at 0.45 on its chip and at 0.4 or more in the roll: against black3 read at 0.8 it was the
     red3 misread there and in the roll (warm h2s2201's blue3); against black3 read at 0.3, the unused die was the
     black6 misread."""
-    referee, interp = _dealt()
-    _rolled(interp, ("black5", "red6", "black2", "green1"), 3.0, read=0.4)
-    interp.feed([Change("loose-", 30, 5.0, die="red6", where=(540.0, 400.0))], 30, 5.5)
-    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "red6", 0.45)], 36, 6.5)
-    interp.feed([Change("loose-", 40, 6.8, die="black5", where=(500.0, 400.0))], 40, 7.0)
-    interp.feed([Change("die+", 44, 7.3, "F-G04", 2, "black5", 0.45)], 44, 7.5)
-    referee.clock.seconds = 8.0  # type: ignore[attr-defined]
-    referee.submit("done")
+    referee, interp = _two_placed_and_done(("black5", "red6", "black2", "green1"), 0.4, ("black5", 500.0), 0.45)
     interp.feed([Change("loose-", 54, 9.0, die="black2", where=(580.0, 400.0))], 54, 9.5)
     interp.feed([Change("loose+", 60, 10.0, die="black3", where=(700.0, 420.0), confidence=unused)], 60, 10.5)
     interp.feed([Change("die-", 70, 11.5, "F-G04", 1, "red6")], 70, 12.0)
@@ -259,14 +266,7 @@ def test_an_unused_die_rolled_again_before_any_return_it_owes_was_only_moved_the
     """black5, left unused, is seen lifted and landing as black6 beside where it lay, so p2 owes a die matching
     black or 6 (red6). Before any return it is lifted again and lands elsewhere as black1: it is rolled again only
     now, the first time it was moved (warm h2s2201's black1 at 80 s). Nothing matches black1: no return is owed."""
-    referee, interp = _dealt()
-    _rolled(interp, ("black5", "red6", "yellow2", "green1"), 3.0, read=0.9)
-    interp.feed([Change("loose-", 30, 5.0, die="red6", where=(540.0, 400.0))], 30, 5.5)
-    interp.feed([Change("die+", 36, 6.0, "F-G04", 1, "red6", 0.9)], 36, 6.5)
-    interp.feed([Change("loose-", 40, 6.8, die="yellow2", where=(580.0, 400.0))], 40, 7.0)
-    interp.feed([Change("die+", 44, 7.3, "F-G04", 2, "yellow2", 0.9)], 44, 7.5)
-    referee.clock.seconds = 8.0  # type: ignore[attr-defined]
-    referee.submit("done")
+    referee, interp = _two_placed_and_done(("black5", "red6", "yellow2", "green1"), 0.9, ("yellow2", 580.0), 0.9)
     interp.feed([Change("loose-", 54, 9.0, die="black5", where=(500.0, 400.0))], 54, 9.2)
     interp.feed([Change("loose+", 57, 9.5, die="black6", where=(520.0, 410.0), confidence=0.6)], 57, 10.0)
     assert referee.state.tasks[0] == ("lose", 1, ("black", 6))
