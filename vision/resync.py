@@ -1389,11 +1389,12 @@ class Resync:
         unused = self._unused_report(str(read)) if read is not None else None
         card, chip = action.split()[-1].rsplit(":", 1)
         placing = self.referee.placing_events().get((card, int(chip)))
-        if unused is None or unused.elapsed > at or placing is None or self._matches_a_later_landing(die, unused, at):
+        if read is None or unused is None or unused.elapsed > at or placing is None \
+                or self._matches_a_later_landing(die, unused, at):
             return False
         roll = next((e for e in reversed(self.referee.events[:placing.index]) if not e.undone and e.accepted
                      and e.action.startswith("roll ")), None)
-        new = str(Die.parse(die).with_face(read.face))  # type: ignore[union-attr]
+        new = str(Die.parse(die).with_face(read.face))
         if roll is None or die not in roll.action.split()[1:] or new == die:
             return False
         if max(placing.confidence, roll.confidence) >= unused.confidence:
