@@ -112,6 +112,12 @@ class RollSeen:
         """The indices of the roll's dice that lay within ``px`` of ``where``."""
         return [i for i, spot in enumerate(self.spots) if dist(spot, where) <= px]
 
+    def nearest(self, where: Point, px: float) -> int | None:
+        """The index of the roll's die that lay nearest ``where``, if within ``px`` (a die is nudged a little as
+        fingers close on it); None when none was."""
+        near = min(range(len(self.spots)), key=lambda i: dist(self.spots[i], where), default=None)
+        return near if near is not None and dist(self.spots[near], where) <= px else None
+
     def of(self, roll: Event | None) -> bool:
         """Whether ``roll`` is this roll (seen landing, not inferred): only then do its spots and readings apply."""
         return roll is not None and roll.elapsed == self.time
@@ -1265,10 +1271,7 @@ class Interpreter(Resync):
                 self._doubted.remove(doubted)
             elif (placed.card, placed.chip) == (change.card, change.chip) and self._trial(action) == why \
                     and abs(left - change.elapsed) > CARD_WITH_DICE_S:
-                self._doubted.remove(doubted)
-                self.taken_back[self._submit(placed, action).index] = change.frame
-                self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back at {change.elapsed:.2f} s: "
-                                  "a violation")
+                self._doubted_violation(doubted, change, f"taken back at {change.elapsed:.2f} s")
 
     def _doubted_placed_again(self, change: Change) -> None:
         """The die of a placement the rules refuse by its chip's rule, only asked about (``_doubted``), seen put on
@@ -1291,10 +1294,15 @@ class Interpreter(Resync):
                        for c in [*self._pending, *self._given_up, *self._lying])
             if not (lifted and back):
                 continue  # (lifted from the roll area before the first chip, and seen back there since)
-            self._doubted.remove(doubted)
-            self.taken_back[self._submit(placed, action).index] = change.frame
-            self.notes.append(f"{action} at {placed.elapsed:.2f} s taken back unseen: {die} put on "
-                              f"{change.card}:{change.chip} at {change.elapsed:.2f} s, a violation")
+            self._doubted_violation(doubted, change, f"taken back unseen: {die} put on {change.card}:{change.chip} "
+                                                     f"at {change.elapsed:.2f} s")
+
+    def _doubted_violation(self, doubted: tuple[Change, str, str], back: Change, how: str) -> None:
+        """A placement only asked about (``_doubted``) reported as the violation it was, taken back at ``back``."""
+        placed, action, _ = doubted
+        self._doubted.remove(doubted)
+        self.taken_back[self._submit(placed, action).index] = back.frame
+        self.notes.append(f"{action} at {placed.elapsed:.2f} s {how}: a violation")
 
     def _lifted_doubted(self, change: Change) -> bool:
         """Whether ``change`` lifted a die whose placement the game was only asked about (``_doubted``)."""
@@ -1495,10 +1503,10 @@ class Interpreter(Resync):
             return False
         dice = roll.action.split()[1:]
         events = [e for e in self.referee.events[roll.index + 1:] if not e.undone]
-        later, spot = [e.action for e in events], self._landed_at(old)
+        later, spot = [e.action for e in events], self._rolled.nearest(old.where, self.settings.nudged_px)
         done = any(e.action == "done" and e.confidence >= self.settings.min_confidence for e in events)  # (seen)
-        if spot is None or dice[spot] != old.die or not done or f"place {old.die}" in " ".join(later) \
-                or any(a.startswith(("unused ", "roll ")) for a in later):
+        if spot is None or dice[spot] != old.die or not done \
+                or any(a.split()[:2] == ["place", old.die] or a.startswith(("unused ", "roll ")) for a in later):
             return False
         if not self._correct_if(lambda _, correct: correct(roll.index, roll_with(roll.action, old.die, change.die)),
                                 f"{old.die}, left unused, read again at {change.elapsed:.2f} s as {change.die}",
@@ -1536,9 +1544,8 @@ class Interpreter(Resync):
         if roll is None or first is None or change.die not in rolled or first in rolled \
                 or not self._faint_refused(change):
             return change
-        trial = copy_of(self.referee)
-        trial.correct(roll.index, roll_with(roll.action, change.die, first))
-        if not trial.submit(f"place {first} {change.card}:{change.chip}").accepted:
+        if not self._placed_with_roll_read(roll, change.die, first, f"place {first} {change.card}:{change.chip}") \
+                .accepted:
             return change
         del self._read_again[(roll.elapsed, change.die)]
         self._roll_read_as(roll, change.die, first, f"{change.die} settled faintly on {change.card}:{change.chip} at "
@@ -1551,10 +1558,14 @@ class Interpreter(Resync):
         here = f"{change.card}:{change.chip}"
         if self._trial(f"place {again} {here}"):
             return False
-        trial = copy_of(self.referee)
-        trial.correct(roll.index, roll_with(roll.action, again, change.die))
-        placed = trial.submit(f"place {change.die} {here}")
+        placed = self._placed_with_roll_read(roll, again, change.die, f"place {change.die} {here}")
         return not placed.accepted and placed.reason.startswith("chip ")  # (its rule, not the turn's count)
+
+    def _placed_with_roll_read(self, roll: Event, old: str, new: str, action: str) -> Event:
+        """How the game would judge ``action`` had ``roll`` read ``new`` for ``old`` (tried on a copy)."""
+        trial = copy_of(self.referee)
+        trial.correct(roll.index, roll_with(roll.action, old, new))
+        return trial.submit(action)
 
     def _roll_read_as(self, roll: Event, old: str, new: str, why: str) -> None:
         """Report ``roll`` corrected: its die ``old`` was ``new``."""
@@ -1617,7 +1628,7 @@ class Interpreter(Resync):
         if roll is None or not self._rolled.of(roll) or change.turned:
             return
         dice = roll.action.split()[1:]
-        spot = self._landed_at(change)
+        spot = self._rolled.nearest(change.where, self.settings.nudged_px)
         held = [str(d) for d in self.state.roll] + [str(t[1]) for t in self.state.tasks if t[0] == "unused"]
         twin = dice[spot] if spot is not None else None
         alike = [d for d in held if colours(d) == colours(change.die)]
@@ -1629,19 +1640,12 @@ class Interpreter(Resync):
             return  # (placed after this lift, seen settling before the tracker committed the lift: this very die)
         lifted = [c for c in self._picked_up if roll.elapsed <= self._game_time(c.elapsed) < at and not c.turned
                   and colours(c.die) == colours(twin)]
-        if [self._landed_at(c) for c in lifted] != [dice.index(alike[0])]:
+        if [self._rolled.nearest(c.where, self.settings.nudged_px) for c in lifted] != [dice.index(alike[0])]:
             return
         rolled = roll_with(roll.action, alike[0], twin)
         self._correct_if(lambda _, correct: correct(roll.index, rolled),
                          f"{twin} lifted at {change.elapsed:.2f} s where it landed, after {twin} was placed: "
                          f"{alike[0]} was {twin}", lambda trial: judged_as_before(self.referee, trial, roll.index))
-
-    def _landed_at(self, lifted: Change) -> int | None:
-        """Which die of the roll seen landing lay where ``lifted`` was lifted from (``nudged_px``)."""
-        near = sorted(range(len(self._rolled.spots)), key=lambda i: dist(self._rolled.spots[i], lifted.where))
-        if not near or dist(self._rolled.spots[near[0]], lifted.where) > self.settings.nudged_px:
-            return None
-        return near[0]
 
     def _refused_lifted(self, change: Change, card: str | None = None) -> bool:
         """A refused die of ``change``'s colours that lay on ``card`` (``change``'s own) where vision did not see it on
