@@ -463,7 +463,7 @@ class Resync:
         if best is None:
             return False
         self._doubt(change)
-        shown = [self._shown_by(action, change.elapsed) for action in best[1]]
+        shown = self._shown_along(best[1], change.elapsed)
         for _, by in shown:  # explained, so never judged again (an unused die's landing as a die of the next roll)
             for kept in (self._pending, self._given_up):
                 if by in kept:
@@ -479,6 +479,27 @@ class Resync:
         self.notes.append(f"{', '.join(map(str, best[1]))}: inferred at {change.elapsed:.2f} s, the next roll "
                           f"landing ({best[0][0]} chips unlike the table)")
         return True
+
+    def _shown_along(self, path: list[A.Action], landed: float) -> list[tuple[float, Change | None]]:
+        """``_shown_by`` for each action of ``path``, taken in turn from the game now. A return nothing showed was
+        made after the unused die it answered landed and before that die went back in the bag (its first lift from
+        the roll area since): it is dated midway, the least that date can be wrong (unseen4 s804's return of
+        F-G28:2 and probe12 h2s2001's of F-G25:2, neither die ever seen on its chip)."""
+        state, start = self.state.clone(), self.settings.clock_start
+        unused = [e.elapsed + start for e in self.referee.events if not e.undone and e.action.startswith("unused ")]
+        since = max(unused, default=-inf)
+        shown = []
+        for action in path:
+            at, by = self._shown_by(action, landed)
+            bag = next((task[1] for task in state.tasks if task[0] == "bag"), None)
+            if isinstance(action, A.Return) and by is None and at == landed and bag is not None:
+                bagged = min((c.elapsed for c in self._picked_up if colours(c.die) == colours(str(bag))
+                              and not c.turned and since <= c.elapsed < landed), default=None)
+                at = at if bagged is None else (since + bagged) / 2 if since > -inf else bagged
+            since = at if isinstance(action, A.RollUnused) else since
+            state.apply_action(action)
+            shown.append((at, by))
+        return shown
 
     def _shown_by(self, action: A.Action, landed: float) -> tuple[float, Change | None]:
         """When the table showed ``action`` (a die gone from its chip, a die settled there, a card gone, an unused

@@ -1591,6 +1591,23 @@ def test_a_catch_up_dates_an_unused_die_by_its_landing_and_a_return_by_its_sight
     assert referee.violations == []
 
 
+def test_a_return_nothing_showed_is_dated_between_its_unused_dies_landing_and_its_going_back_in_the_bag() -> None:
+    """The unused red1, rolled again, lands at 10 s and costs p1 its black1, which vision never sees go; the red1
+    is lifted from the roll area at 13 s, back to the bag, once the return is made. The next roll lands at 19 s:
+    the return is dated 11.5 s, midway, not 19 s (unseen4 s804, probe12 h2s2001)."""
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 black6 blue5", "place black1 F-G21:1", "place black6 F-G04:1",
+                   "place blue5 F-G04:2", "done"):
+        referee.submit(action)
+    _run(interp, CARDS_SEEN + [Change("loose-", 57, 9.5, die="red1", where=(620.0, 400.0)),
+                               Change("loose+", 60, 10.0, die="red1", where=(560.0, 430.0)),
+                               Change("loose-", 78, 13.0, die="red1", where=(560.0, 430.0)),
+                               *_loose(("blue2", "yellow3", "red4", "green5"), 19.0, x=700.0)], 30.0)
+    assert [(e.elapsed, e.action) for e in referee.events if not e.undone][-3:] == [
+        (10.0, "unused red1"), (11.5, "return F-G21:1"), (19.0, "roll blue2 yellow3 red4 green5")]
+    assert referee.violations == []
+
+
 def test_a_placement_taken_back_and_inferred_again_at_the_next_roll_is_dated_when_it_was_seen() -> None:
     """p1's black1 is seen put on F-G21:1 at 5 s, and that report taken back (as at the dashboard, or by a
     correction: unseen4 h2s801's black3 on F-G15:2); the next roll lands with the table still showing it there:
