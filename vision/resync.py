@@ -469,6 +469,10 @@ class Resync:
                 if by in kept:
                     kept.remove(by)
         times = [at for at, _ in shown]
+        shown_at = -inf
+        for i, at in enumerate(times):  # what the table showed came no earlier than what it showed before it (a
+            if at < change.elapsed:     # die looking gone under a hand before the unused die it answers landed)
+                times[i] = shown_at = max(at, shown_at)
         for i in reversed(range(len(times) - 1)):
             times[i] = min(times[i], times[i + 1])  # (what came before happened no later)
         seen = self._turned_up_waiting()

@@ -1608,6 +1608,25 @@ def test_a_return_nothing_showed_is_dated_between_its_unused_dies_landing_and_it
     assert referee.violations == []
 
 
+def test_a_catch_up_dates_a_return_seen_before_the_unused_die_it_answers_landed_no_earlier_than_that() -> None:
+    """The same two unused dice, but p2's blue5 looks gone from F-G04:1 at 9.8 s, before the red1 and the green5
+    it answers are seen rolled again (a hand over the chip): the return came after the green5's landing, and so
+    did p1's before it; all are dated then, not before the red1 was rolled (warm h2s2201's return of F-G28:1)."""
+    referee, interp = _dealt()
+    for action in ("roll black1 red1 green5 blue5", "place black1 F-G21:1", "place blue5 F-G04:1", "done"):
+        referee.submit(action)
+    _run(interp, CARDS_SEEN + [Change("loose-", 54, 9.0, die="red1", where=(620.0, 400.0)),
+                               Change("die-", 58, 9.8, "F-G04", 1, "blue5"),
+                               Change("loose+", 60, 10.0, die="red1", where=(560.0, 430.0)),
+                               Change("loose-", 72, 12.0, die="green5", where=(660.0, 400.0)),
+                               Change("loose+", 75, 12.5, die="green5", where=(580.0, 450.0)),
+                               *_loose(("blue2", "yellow3", "red4", "green6"), 19.0, x=700.0)], 30.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][len(SETUP) + 5:]
+    assert events == [(12.5, "return F-G21:1"), (12.5, "unused green5"), (12.5, "return F-G04:1"),
+                      (19.0, "roll blue2 yellow3 red4 green6")], events
+    assert referee.violations == []
+
+
 def test_a_placement_taken_back_and_inferred_again_at_the_next_roll_is_dated_when_it_was_seen() -> None:
     """p1's black1 is seen put on F-G21:1 at 5 s, and that report taken back (as at the dashboard, or by a
     correction: unseen4 h2s801's black3 on F-G15:2); the next roll lands with the table still showing it there:
