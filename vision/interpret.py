@@ -961,6 +961,8 @@ class Interpreter(Resync):
             change = replace(change, elapsed=put.elapsed)
         elif (lift := self._lifted_long_before(change)) is not None:  # put down unseen since it could reach it
             change = replace(change, elapsed=(lift + self.settings.put_down_s + change.elapsed) / 2)
+        elif (landed := self._next_roll_landed_since_lift(change)) is not None:
+            change = replace(change, elapsed=min(landed[0] + self.settings.put_down_s, landed[1]))
         change = self._on_one_put_down_unseen(change)
         action = f"place {change.die} {change.card}:{change.chip}"
         if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
@@ -1063,6 +1065,18 @@ class Interpreter(Resync):
                < change.elapsed for c in [*self._pending, *self._given_up, *self._lying]):
             return None
         return lift.elapsed
+
+    def _next_roll_landed_since_lift(self, change: Change) -> tuple[float, float] | None:
+        """When ``change``'s die left the roll area and when the next roll landed, if that roll was seen landing
+        since, before the die was seen on its chip: the die went there before that roll (its turn ended first),
+        at the soonest it could reach the chip, a hand or the locator hiding it until after (warm h3s2202's green1,
+        lifted at 7.3 s and seen on F-008 only at 13.8 s, the next roll landing at 11.7 s)."""
+        lift = next((c for c in reversed(self._left) if c.die == change.die and c.elapsed <= change.elapsed), None)
+        if lift is None:
+            return None
+        landed = [c.elapsed for c in self._pending if c.kind == "loose+" and lift.elapsed < c.elapsed < change.elapsed
+                  and self._heap(c)]
+        return (lift.elapsed, min(landed)) if landed else None
 
     def _still_lying(self, change: Change) -> bool:
         """Whether a die read as ``change``'s still lies loose as far as the tracker has said, ``change`` seen lately

@@ -629,6 +629,24 @@ def test_a_die_seen_on_its_chip_long_after_it_left_the_roll_area_was_put_down_in
     assert [e.elapsed for e in placed] == [placed_at] and referee.violations == []
 
 
+def test_a_die_seen_on_its_chip_only_after_the_next_roll_landed_was_put_there_as_soon_as_it_could_be() -> None:
+    """red1, the roll's last die, leaves the roll area at 6 s; the next roll lands at 9 s and only at 10 s is red1
+    seen on F-G04:2 (a hand over it): it went there before that roll, at 6.65 s, the soonest a die gets there,
+    and the log keeps the order play went in (warm h3s2202's green1)."""
+    referee, interp = _dealt()
+    _rolled(interp, ("red1", "green4", "black1", "yellow6"), 3.0)
+    for action in ("place green4 F-G10:1", "place black1 F-G21:1", "place yellow6 F-G04:1"):
+        referee.submit(action)
+    interp.feed([Change("loose-", 36, 6.0, die="red1", where=(500.0, 400.0))], 36, 6.0)
+    interp.feed([Change("loose+", 54, 9.0, die=d, where=(700.0 + 40 * i, 400.0))
+                 for i, d in enumerate(("red2", "blue5", "yellow3", "black6"))], 54, 9.0)
+    interp.feed([Change("die+", 60, 10.0, "F-G04", 2, "red1", 0.9)], 60, 10.0)
+    interp.feed([], 90, 15.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][-2:]
+    assert events == [(6.65, "place red1 F-G04:2"), (9.0, "roll red2 blue5 yellow3 black6")], events
+    assert referee.violations == []
+
+
 def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
     """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
     shows black1 was placed: before green4 (when it left the roll area), not after it."""
