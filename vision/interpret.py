@@ -401,6 +401,9 @@ class Interpreter(Resync):
         printed by ``vision.evaluate --json``): rows dealt in order lie close to one."""
         self._lying: list[Change] = []
         """The loose dice on the table now (their ``loose+``, until a ``loose-`` of that die)."""
+        self._lay_off_chips: list[tuple[Change, str]] = []
+        """Dice of the roll seen lying on a card the game holds, on no chip the game could tell (``_loose_on_card``),
+        with that card."""
         self._static: list[Point] = []
         """Where a loose "die" lay before the first roll (a look-alike object, a die that is not in play): loose
         changes there are no game's dice."""
@@ -968,6 +971,7 @@ class Interpreter(Resync):
         if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
             self._placed_read_again(change.card, action)
         self._doubted_placed_again(change)
+        self._lay_there_refused(change)
         event = self._report(change, action, rule_kind=True)
         self._forget_lift(lambda die: die == change.die)  # the die that left the roll area went here: not rolled again
         self._note_refused(event, change.die, change.card, change.chip)
@@ -1310,6 +1314,30 @@ class Interpreter(Resync):
                 continue  # (lifted from the roll area before the first chip, and seen back there since)
             self._doubted_violation(doubted, change, f"taken back unseen: {die} put on {change.card}:{change.chip} "
                                                      f"at {change.elapsed:.2f} s")
+
+    def _lay_there_refused(self, change: Change) -> None:
+        """A die of the roll seen lying on ``change``'s card since the roll, on no chip the game could tell, just where
+        ``change`` now settles on a chip (``put_down_px``), and seen back off the cards since: it lay on that chip
+        first, whose rule refuses it, an illegal placement taken back (probe11 cd2s1903's yellow1 on S-G20's
+        ``[6]``, whose chips were placed only when the card was measured again later)."""
+        rolled = self._rolled_at()
+        self._lay_off_chips = [(lay, card) for lay, card in self._lay_off_chips if lay.elapsed >= rolled]
+        for lay, card in list(self._lay_off_chips):
+            dice = self._roll_dice_like(lay)
+            if card != change.card or lay.die == change.die or lay.elapsed >= change.elapsed or len(dice) != 1 \
+                    or dist(lay.where, change.where) > self.settings.put_down_px:
+                continue
+            back = next((c for c in [*self._pending, *self._given_up, *self._lying] if c.kind == "loose+"
+                         and not c.on_card and colours(c.die) == colours(lay.die)
+                         and lay.elapsed < c.elapsed < change.elapsed), None)
+            action = f"place {dice[0]} {card}:{change.chip}"
+            if back is None or not by_chip_rule(self._trial(action)):
+                continue
+            self._lay_off_chips.remove((lay, card))
+            placed = replace(lay, die=dice[0], card=card, chip=change.chip)
+            self.taken_back[self._submit(placed, action).index] = back.frame
+            self.notes.append(f"{action} at {lay.elapsed:.2f} s, where {change.die} settled at {change.elapsed:.2f} s, "
+                              f"and back off the cards at {back.elapsed:.2f} s: a violation")
 
     def _doubted_violation(self, doubted: tuple[Change, str, str], back: Change, how: str) -> None:
         """A placement only asked about (``_doubted``) reported as the violation it was, taken back at ``back``."""

@@ -250,6 +250,7 @@ class Resync:
     _pending: list[Change]
     _left: list[Change]
     _picked_up: deque[Change]
+    _lay_off_chips: list[tuple[Change, str]]
     _now: tuple[int, float]
     _arrived: dict[int, float]
     _fillers: list[str]
@@ -1616,6 +1617,7 @@ class Resync:
                    if not self._trial(f"place {d} {card}:{chip}")]
         if len(options) != 1:
             self.notes.append(f"{change.die} at {change.elapsed:.2f} s lies on {card}, on no chip the game can tell")
+            self._lay_off_chips.append((change, card))
             self._doubt(change)
             return True
         die, chip = options[0]

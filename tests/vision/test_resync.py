@@ -1512,6 +1512,23 @@ def test_a_die_lying_on_a_card_off_its_chips_lifted_while_a_return_is_owed_is_th
     assert _actions(referee)[-1] == "return F-G21:1" and referee.violations == []
 
 
+def test_a_die_seen_lying_on_a_card_where_another_later_settles_on_a_chip_that_refuses_it_was_taken_back() -> None:
+    """red6 is seen lying on F-G21 (``[1] [1] [1]``) on no chip the game can tell, then back off the cards; black1
+    then settles on F-G21:1 just where red6 lay: red6 was put on that chip first, which refuses it, and taken back
+    (probe11 cd2s1903's yellow1 on S-G20's ``[6]``)."""
+    referee, interp = _dealt()
+    _run(interp, CARDS_SEEN + _loose(("black5", "red6", "black1", "green1"), 2.0) + [
+        Change("loose-", 15, 2.5, die="red6", where=(540.0, 400.0)),
+        Change("loose+", 18, 3.0, die="red6", where=(305.0, 596.0), on_card=True),
+        Change("loose-", 24, 4.0, die="red6", where=(305.0, 596.0)),
+        Change("loose+", 27, 4.5, die="red6", where=(542.0, 401.0)),
+        Change("loose-", 51, 8.5, die="black1", where=(580.0, 400.0)),
+        Change("die+", 54, 9.0, "F-G21", 1, "black1", where=(305.0, 598.0))], 12.0)
+    events = [(e.elapsed, e.action, e.accepted) for e in referee.events if not e.undone][-2:]
+    assert events == [(3.0, "place red6 F-G21:1", False), (9.0, "place black1 F-G21:1", True)], events
+    assert [v.action for v in referee.violations] == ["place red6 F-G21:1"]
+
+
 def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catches_the_game_up() -> None:
     """The green1 was left unused; vision saw neither it rolled again nor p1's black1 (the only die matching it)
     returned. The next roll lands: the game is caught up by the fewest actions that reach the roll and leave its
