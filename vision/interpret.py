@@ -599,6 +599,13 @@ class Interpreter(Resync):
             self.players_of[event.index] = owner
         return event
 
+    def _lifted_leftovers(self, change: Change) -> bool:
+        """A completed card leaves (to be defused) while dice of the roll lifted from the roll area are seen nowhere
+        since: they were placed out of sight, not left unused (probe11 h3s1902's blue5, put on F-008 across the
+        table as F-G02 was completed)."""
+        lifted = list(self._lifted_unseen())
+        return bool(lifted) and self._place_leftovers(change, lifted, f"{change.card} leaving")
+
     def _infer_unseen(self, change: Change, phase: str) -> bool:
         """Report the actions nothing on the table shows (``ready``: the leader is done with the role's naming or
         ability; ``done``: the roll's distribution is over) when they are what lets the game reach ``phase`` for
@@ -813,7 +820,8 @@ class Interpreter(Resync):
         if self.state.phase not in ("distribute", "defuse"):
             return False
         if self.state.phase == "distribute" and not self.state.config.early_defuse:
-            return self._shown_leftovers(change) or self._infer_unseen(change, "defuse")
+            return self._shown_leftovers(change) or self._lifted_leftovers(change) \
+                or self._infer_unseen(change, "defuse")
         moved = [c for c in self._pending if c.kind in ("card>", "card-") and c.card in self.state.row]
         if card.card.kind == "spark":
             moved = []  # a spark card takes no row card

@@ -762,7 +762,8 @@ class Resync:
         self._pending.append(change)
         self._arrived[id(change)] = self._now[1]
 
-    def _place_leftovers(self, change: Change, dice: list[str] | None = None) -> bool:
+    def _place_leftovers(self, change: Change, dice: list[str] | None = None,
+                         why: str = "the next roll landing") -> bool:
         """The next roll lands while the game still holds dice of the last one (or ``dice`` of it lifted from the
         roll area are seen nowhere): where the table shows such a die on a chip the game holds empty, it was placed
         there (vision missed it, or misread it as it landed). Else (``guess_leftovers``) it lies on its card, or went
@@ -779,7 +780,7 @@ class Resync:
                 placed[i] = placed[i] or where(die)
         if None in placed.values():
             return False
-        self._report_leftovers(change, [a for a in placed.values() if a], "the next roll landing")
+        self._report_leftovers(change, [a for a in placed.values() if a], why)
         return True
 
     def _shown_leftovers(self, change: Change) -> bool:
@@ -814,13 +815,15 @@ class Resync:
             self._report(replace(change, elapsed=at, confidence=0.0), action)
 
     def _lifted_at(self, die: str, change: Change) -> float:
-        """When a die of ``die``'s colours was last picked up from the roll area since the roll, before ``change``
-        (a die put down unseen was put down once lifted); ``change``'s time if none was seen picked up. For a change
-        from before the roll (judged again), now stands for its time."""
+        """When a die read ``die`` (else one of its colours) was last picked up from the roll area since the roll,
+        before ``change`` (a die put down unseen was put down once lifted); ``change``'s time if none was seen picked
+        up. For a change from before the roll (judged again), now stands for its time."""
         rolled = self._rolled_at()
         until = change.elapsed if change.elapsed >= rolled else self._now[1]
-        return max((c.elapsed for c in self._picked_up if colours(c.die) == colours(die) and not c.turned
-                    and rolled <= c.elapsed < until), default=until)  # (a die read again where it lies was not lifted)
+        lifts = [c for c in self._picked_up if colours(c.die) == colours(die) and not c.turned
+                 and rolled <= c.elapsed < until]  # (a die read again where it lies was not lifted)
+        lifts = [c for c in lifts if c.die == die] or lifts  # (that very die's lift, if read so: not another's)
+        return max((c.elapsed for c in lifts), default=until)
 
     def _rolled_at(self) -> float:
         """When (the changes' time) the game's latest roll was seen: -inf before any."""

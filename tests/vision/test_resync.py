@@ -1144,6 +1144,28 @@ def test_a_die_seen_on_a_chip_before_the_roll_held_it_is_placed_there_when_a_com
     assert "done" not in actions
 
 
+def test_a_die_lifted_and_seen_nowhere_is_placed_out_of_sight_when_a_completed_card_leaves() -> None:
+    """The same roll, but red6 is never seen on a chip: lifted from the roll area at 8 s, it is seen nowhere
+    since. When C-G07, complete, leaves, red6 was placed out of sight (on C-G22:4, the one chip that takes it),
+    dated when it was lifted, not when red3 was: no ``done`` and no unused red6 (probe11 h3s1902's blue5 on
+    F-008; fresh cd3s206's blue6, lifted before blue1)."""
+    referee, interp = _dealt(GameConfig("countdown", 3), CD3S206)
+    _run_from(interp, [
+        Change("die+", 12, 2.0, "C-G11", 1, "red3"),
+        *_loose(("red6", "red3", "black3", "green/red6"), 4.0),
+        Change("die+", 42, 7.0, "C-G07", 1, "black3"), Change("die+", 48, 8.0, "S-G24", 1, "green/red6"),
+        Change("loose-", 48, 8.0, die="red6", where=(500.0, 400.0)),
+        Change("loose-", 51, 8.5, die="red3", where=(540.0, 400.0)),
+        Change("die+", 54, 9.0, "C-G07", 3, "red3"),
+        Change("card-", 72, 12.0, "C-G07", where=(400.0, 600.0), type="bomb"),
+        Change("card>", 78, 13.0, "C-G16", where=(400.0, 600.0), before=(300.0, 350.0), type="bomb", size=80.0),
+    ], 0.0, 30.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][len(CD3S206):]
+    assert events[-3:] == [(8.0, "place red6 C-G22:4"), (9.0, "place red3 C-G07:3"),
+                           (13.0, "defuse C-G07 take C-G16")], events
+    assert not any(action in ("done", "unused red6") for _, action in events)
+
+
 def test_a_ready_inferred_goes_before_a_die_put_down_earlier_and_seen_later() -> None:
     """Countdown (one-minute s4s615 at 22 s): the leader's ``ready`` has no sign; it is inferred when blue1 settles
     on C-G07:2, and dated by the first die lifted from the roll area, red1, which is seen on C-G22:3 only later,
