@@ -926,7 +926,8 @@ class Interpreter(Resync):
             self.notes.append(f"{change.die} on {change.card}:{change.chip} at {change.elapsed:.2f} s: {lying} "
                               f"lies loose still, the card's print")
             return True
-        if self._still_lying(change) and by_chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")):
+        if self._still_lying(change) and lying == change.die \
+                and by_chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}")):
             return False  # refused while the tracker has not yet said its die left the roll area: its lift, and
             # the lifts of dice put down unseen before it (``_unseen_placement_allows``), may come yet
         if self._lift_may_tell(change):
@@ -1204,7 +1205,7 @@ class Interpreter(Resync):
         the chip: split dice are the reader's weakest colours)."""
         roll = [str(d) for d in self.state.roll]
         if change.die in roll:
-            return change.die
+            return self._lifted_instead(change, roll) or change.die
         alike = {d for d in roll if colours(d) == colours(change.die)} or {
             d for d in roll if face(d) == face(change.die) and "/" in colours(d)
             and set(colours(d).split("/")) & set(colours(change.die).split("/"))}  # (a split die's half misread)
@@ -1215,6 +1216,20 @@ class Interpreter(Resync):
         (die,) = alike
         chip = self._chip_above_held(replace(change, die=die)) or change.chip  # (a stack's bottom chip, its top)
         return die if not self._trial(f"place {die} {change.card}:{chip}") else change.die
+
+    def _lifted_instead(self, change: Change, roll: list[str]) -> str | None:
+        """A die of the roll read faintly on a chip that refuses it while that die lies loose still, the die lately
+        lifted from the roll area being another of the roll of its colours that the chip takes: that one (probe
+        h2s401's red5 on F-G09's ``[yellow/5]``, read red3 there while red3 lay in the roll area until rolled
+        again)."""
+        if change.confidence >= self.settings.min_confidence or not self._left \
+                or not any(c.die == change.die for c in self._lying):
+            return None
+        lifted = self._left[-1].die
+        if lifted == change.die or lifted not in roll or colours(lifted) != colours(change.die):
+            return None
+        refused = by_chip_rule(self._trial(f"place {change.die} {change.card}:{change.chip}"))
+        return lifted if refused and not self._trial(f"place {lifted} {change.card}:{change.chip}") else None
 
     def _on_die_removed(self, change: Change) -> bool:
         here = self._chip_die(change.card, change.chip)

@@ -647,6 +647,20 @@ def test_a_die_seen_on_its_chip_only_after_the_next_roll_landed_was_put_there_as
     assert referee.violations == []
 
 
+def test_a_faint_reading_of_a_die_still_lying_loose_is_the_other_die_of_its_colour_just_lifted() -> None:
+    """red5 is lifted from the roll area; a faint red3 shows on F-G10:2 (``[yellow/5]``), which refuses red3 but
+    takes red5, while red3 still lies where the roll landed: the die there is red5, placed at once, no question
+    (probe h2s401's red5 on F-G09's ``[yellow/5]``)."""
+    referee, interp = _dealt()
+    _rolled(interp, ("red3", "red5", "black1", "green4"), 3.0)
+    interp.feed([Change("loose-", 30, 5.0, die="red5", where=(540.0, 400.0))], 30, 5.0)
+    interp.feed([Change("die+", 33, 5.5, "F-G10", 2, "red3", 0.24)], 33, 5.5)
+    for frame in range(34, 43):
+        interp.feed([], frame, frame / 6)
+    assert [e.action for e in referee.events if not e.undone][-1] == "place red5 F-G10:2"
+    assert referee.violations == [] and interp.confirms == []
+
+
 def test_a_die_placed_out_of_sight_goes_into_the_log_when_it_was_lifted() -> None:
     """black1 is picked up at 5 s and never seen on a chip; green4 is seen placed at 5.5 s; yellow6 rolled again
     shows black1 was placed: before green4 (when it left the roll area), not after it."""
