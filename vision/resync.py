@@ -346,9 +346,10 @@ class Resync:
         before_play = not self._landed and self.state.phase in ("deal", "reveal", "role") and not any(
             e.accepted and e.action.startswith("roll ") for e in self.referee.events if not e.undone)
         self._turned_up.update({c.card: c.elapsed for c in changes if c.kind == "card+"})
+        lifting = [c for c in changes if c.kind == "loose-" and self._card_under(c) is None]  # (not yet in _left)
         for c in changes:
             with_card = c.kind == "die+" and c.elapsed - self._turned_up.get(c.card, -inf) <= self.settings.print_s
-            if c.kind in ("die+", "die-") and (before_play or with_card or self._print_again(c)
+            if c.kind in ("die+", "die-") and (before_play or with_card or self._print_again(c, lifting)
                                               or self._exact_print(c)):
                 if c.kind == "die+":  # a die on a chip before anything was rolled: the card's print read as a die
                     self._printed[(c.card, c.chip)] = c.die
@@ -370,14 +371,15 @@ class Resync:
         apart, heap = dist(die.where, other.where), self.settings.heap_px
         return 0 < apart <= heap or other is not die and other.elapsed == die.elapsed and apart <= 1.5 * heap
 
-    def _print_again(self, change: Change) -> bool:
+    def _print_again(self, change: Change, lifting: list[Change]) -> bool:
         """The card's print read on its chip again: the same die, or one of its colours when no die of them was
-        lately picked up from the roll area (a print's face is read variously; a die put there came from the
-        roll)."""
+        lately picked up from the roll area, nor is being (``lifting``, seen in the same frame: unseen4 h2s801's
+        blue3 put on F-G15's ``[blue3]``) (a print's face is read variously; a die put there came from the roll)."""
         printed = self._printed.get((change.card, change.chip))
         if printed is None or colours(printed) != colours(change.die):
             return False
-        return printed == change.die or not any(colours(c.die) == colours(change.die) for c in self._left)
+        return printed == change.die or not any(colours(c.die) == colours(change.die)
+                                                for c in [*self._left, *lifting])
 
     def _exact_print(self, change: Change) -> bool:
         """A die read on a chip printed with exactly that die (``[black3]``) while neither the roll nor the dice

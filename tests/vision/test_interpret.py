@@ -1095,6 +1095,27 @@ def test_a_chip_s_print_taken_for_the_print_once_is_the_print_when_read_again() 
     assert actions[-2:] == ["roll green3 yellow5 blue3 blue6", "place blue3 F-G04:1"], actions
 
 
+def test_a_die_of_the_prints_colour_settling_as_one_is_lifted_in_the_same_frame_is_no_print() -> None:
+    """F-G15's chip 3, printed ``[blue3]``, is read once as the print (blue3 lying loose still). Later blue3 leaves
+    the roll area in the very frame a faint blue6 shows on that chip: a blue die is being lifted, so the reading
+    is that die put there, not the print again (unseen4 h2s801's last placement)."""
+    referee = Referee(GameConfig("fuse", 2), ManualClock())
+    for action in ("deal p1 F-G15", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", *SETUP[4:]):
+        referee.submit(action)
+    interp = Interpreter(referee)
+    _rolled(interp, ("green3", "yellow5", "blue3", "blue6"), 3.0)
+    for k in range(30):
+        print_read = [Change("die+", 36, 6.0, "F-G15", 3, "blue3", 0.39)] if k == 0 else []
+        interp.feed(print_read, 36 + k, 6.0 + k / 6)
+    interp.feed([Change("die-", 68, 11.0, "F-G15", 3, "blue3", 0.39)], 68, 11.2)
+    interp.feed([Change("loose-", 72, 12.0, die="blue3", where=(580.0, 400.0)),
+                 Change("die+", 72, 12.0, "F-G15", 3, "blue6", 0.48)], 72, 12.0)
+    for k in range(1, 30):
+        interp.feed([], 72 + k, 12.0 + k / 6)
+    assert [e.action for e in referee.events if not e.undone][-1] == "place blue3 F-G15:3"
+    assert referee.violations == []
+
+
 @pytest.mark.parametrize(("read", "corrected"), [(0.12, False), (0.5, True)])
 def test_only_a_die_read_surely_enough_on_a_chip_corrects_the_roll(read: float, corrected: bool) -> None:
     """blue1 is read on F-G21's chip 1 (``[1]``) as green1 leaves the roll area: read at 0.5 the roll's green1 was
