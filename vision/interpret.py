@@ -599,12 +599,12 @@ class Interpreter(Resync):
             self.players_of[event.index] = owner
         return event
 
-    def _lifted_leftovers(self, change: Change) -> bool:
-        """A completed card leaves (to be defused) while dice of the roll lifted from the roll area are seen nowhere
-        since: they were placed out of sight, not left unused (probe11 h3s1902's blue5, put on F-008 across the
-        table as F-G02 was completed)."""
+    def _lifted_leftovers(self, change: Change, why: str) -> bool:
+        """The distribution is seen over (``why``: a completed card leaves, a spark is drawn) while dice of the roll
+        lifted from the roll area are seen nowhere since: they were placed out of sight, not left unused (probe11
+        h3s1902's blue5, put on F-008 across the table as F-G02 was completed)."""
         lifted = list(self._lifted_unseen())
-        return bool(lifted) and self._place_leftovers(change, lifted, f"{change.card} leaving")
+        return bool(lifted) and self._place_leftovers(change, lifted, why)
 
     def _infer_unseen(self, change: Change, phase: str) -> bool:
         """Report the actions nothing on the table shows (``ready``: the leader is done with the role's naming or
@@ -706,6 +706,9 @@ class Interpreter(Resync):
         task = self.state.tasks[0]
         verb = {"deal": "deal", "reveal": "reveal", "spark": "spark", "role": "role"}.get(task[0])
         if verb is None:
+            if self.state.phase == "distribute" and change.type == "spark" \
+                    and self._lifted_leftovers(change, f"{change.card} drawn"):
+                return True  # (a spark drawn as the distribution ends: unseen4 cd3s806's green3 on C-G30)
             return self._infer_unseen(change, "spark") or self._infer_unseen(change, "reveal")
         if verb == "spark" and (card := self.state.game.cards.get(change.card)) is not None and card.kind != "spark":
             return False  # a bomb or fuse card is no spark drawn: it waits for the game to want it (a reveal)
@@ -820,7 +823,7 @@ class Interpreter(Resync):
         if self.state.phase not in ("distribute", "defuse"):
             return False
         if self.state.phase == "distribute" and not self.state.config.early_defuse:
-            return self._shown_leftovers(change) or self._lifted_leftovers(change) \
+            return self._shown_leftovers(change) or self._lifted_leftovers(change, f"{change.card} leaving") \
                 or self._infer_unseen(change, "defuse")
         moved = [c for c in self._pending if c.kind in ("card>", "card-") and c.card in self.state.row]
         if card.card.kind == "spark":

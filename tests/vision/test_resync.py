@@ -1166,6 +1166,22 @@ def test_a_die_lifted_and_seen_nowhere_is_placed_out_of_sight_when_a_completed_c
     assert not any(action in ("done", "unused red6") for _, action in events)
 
 
+def test_a_die_lifted_and_seen_nowhere_is_placed_out_of_sight_when_a_spark_is_drawn() -> None:
+    """The same roll and lift, but a spark card turns up instead, the distribution seen over that way: red6 was
+    placed out of sight too, not left unused (unseen4 cd3s806's green3 on C-G30)."""
+    referee, interp = _dealt(GameConfig("countdown", 3), CD3S206)
+    _run_from(interp, [
+        Change("die+", 12, 2.0, "C-G11", 1, "red3"),
+        *_loose(("red6", "red3", "black3", "green/red6"), 4.0),
+        Change("die+", 42, 7.0, "C-G07", 1, "black3"), Change("die+", 48, 8.0, "S-G24", 1, "green/red6"),
+        Change("loose-", 48, 8.0, die="red6", where=(500.0, 400.0)),
+        Change("die+", 54, 9.0, "C-G07", 3, "red3"),
+        Change("card+", 72, 12.0, "S-G04", where=(700.0, 100.0), type="spark", size=60.0),
+    ], 0.0, 30.0)
+    events = [(e.elapsed, e.action) for e in referee.events if not e.undone][len(CD3S206):]
+    assert (8.0, "place red6 C-G22:4") in events and not any(a in ("done", "unused red6") for _, a in events)
+
+
 def test_a_ready_inferred_goes_before_a_die_put_down_earlier_and_seen_later() -> None:
     """Countdown (one-minute s4s615 at 22 s): the leader's ``ready`` has no sign; it is inferred when blue1 settles
     on C-G07:2, and dated by the first die lifted from the roll area, red1, which is seen on C-G22:3 only later,
