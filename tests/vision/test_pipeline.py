@@ -237,3 +237,12 @@ def test_the_chips_hold_no_die_where_the_game_judged_the_reading_the_card_s_prin
     pipeline = settled("F-G15", "F-G15 F-005", ("roll red1 yellow2 red3 green1",), (("blue3", 3),))
     assert pipeline.tracker.last.chips == (("F-G15", 3, "blue3"),)
     assert pipeline.chips() == ()
+
+
+def test_the_chips_hold_no_die_the_game_did_not_place_of_the_colours_its_chip_prints_as_a_die() -> None:
+    """F-G15's third chip is printed ``[blue3]``: read as blue6 (a print's face is read variously) while the roll
+    holds a blue die the game has not placed there, it is the print (probe2 h2s901's F-G08 ``[green3]``)."""
+    pipeline = settled("F-G15", "F-G15 F-005", ("roll blue1 yellow2 red3 green1",), (("blue6", 3),))
+    assert pipeline.tracker.last.chips == (("F-G15", 3, "blue6"),)
+    assert not pipeline.referee.state.players[0].cards[0].placed
+    assert pipeline.chips() == ()
