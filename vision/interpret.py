@@ -417,18 +417,20 @@ class Interpreter(Resync):
     def read_as_print(self, card: str, chip: int, die: str) -> bool:
         """Whether a die of ``die``'s colours read on that chip is the card's print, as the game judged a reading
         there (``Resync._not_static``), or, on a card a player holds, whether the chip prints ``die``'s face alone
-        (``[6]``) or a die of its colours (``[green3]``, its face read variously: probe2 h2s901's F-G08). The game
-        never judges these a print, since a real die whose face the roll misread may lie there; it is for
-        ``Pipeline.chips``, which asks only where the game placed no die (fifty-eighth session: 379 such readings of
-        a face in the 36 games were the print, 38 a die just put down). Only held cards: where the game lost track
-        of them (unseen4 h3s802), such readings are more often real dice it never placed."""
+        (``[6]``) or ``die``'s colour, alone or with a face (``[yellow]``, ``[green3]``: a print's face is read
+        variously, probe2 h2s901's F-G08). The game never judges these a print, since a real die whose face the
+        roll misread may lie there; it is for ``Pipeline.chips``, which asks only where the game placed no die
+        (fifty-eighth session: 379 such readings of a face in the 36 games were the print, 38 a die just put down;
+        sixty-first: the colours too, over all observations 0.0980 -> 0.0973 and 0.1207 -> 0.1098). Only held
+        cards: where the game lost track of them (unseen4 h3s802), such readings are more often real dice it never
+        placed."""
         printed = self._printed.get((card, chip))
         if printed is not None and colours(printed) == colours(die):
             return True
         rule = chip_rule(self.state, card, chip) if self._held(card) is not None else None
         return rule is not None and face(die).isdigit() and any(
             not a.negated and not a.split and (a.number == int(face(die)) and a.colour is None
-                                               or a.number is not None and a.colour == colours(die))
+                                               or a.colour == colours(die))
             for a in rule.atoms)
 
     def feed(self, changes: list[Change], frame: int, elapsed: float) -> None:

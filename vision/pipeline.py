@@ -232,12 +232,11 @@ class Pipeline:
         roll, in the open, where a die on a card shows a small or covered face (on chips, the game's faces are
         right 97.3 % of the time and the tracker's 92.8 %, vision/README.md). Where the game has not judged one
         yet (it waits to, or refused it), the tracker's; none where the game judged such a reading the card's print
-        (a die drawn on the chip, ``[blue3]``) or a card it holds prints the reading's face alone or a die of its
-        colours (``[6]``, ``[green3]``,
-        ``Interpreter.read_as_print``). Then the game's dice on chips of cards the tracker sees that it shows
-        empty (a die the detector missed, or one hidden in a stack read short, that the game inferred), but for
-        those it saw leave since they were placed, until the game has held one ``UNEXPLAINED_LEAVE_S`` past its
-        leave: a leave it made no sense of."""
+        (a die drawn on the chip, ``[blue3]``) or a card it holds prints the reading's face alone or its colour
+        (``[6]``, ``[yellow]``, ``[green3]``: ``Interpreter.read_as_print``). Then the game's dice on chips of cards
+        the tracker sees that it shows empty (a die the detector missed, or one hidden in a stack read short, that
+        the game inferred), but for those it saw leave since they were placed, until the game has held one
+        ``UNEXPLAINED_LEAVE_S`` past its leave: a leave it made no sense of."""
         table = self.tracker.last
         if table is None:
             return ()

@@ -165,25 +165,26 @@ def settled(card_id: str, hand: str, actions: tuple[str, ...], dice: tuple[tuple
 
 def test_the_chips_hold_the_games_dice_where_it_placed_one_and_the_trackers_elsewhere() -> None:
     """A die keeps its face when placed: where the game placed the roll's blue1 and the tracker reads the chip as
-    blue4 (a small, half-covered face), the chips say blue1; a die the game has not judged yet is the tracker's."""
+    blue4 (a small, half-covered face), the chips say blue1; a die the game has not judged yet is the tracker's
+    (green2 on ``[yellow/red]``, a chip that prints neither its colour nor its face)."""
     pipeline = settled("F-002", "F-002 F-005", ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"),
-                       (("blue4", 1), ("red2", 2)))
-    assert sorted(pipeline.tracker.last.chips) == [("F-002", 1, "blue4"), ("F-002", 2, "red2")]
+                       (("blue4", 1), ("green2", 2)))
+    assert sorted(pipeline.tracker.last.chips) == [("F-002", 1, "blue4"), ("F-002", 2, "green2")]
     placed = {chip: str(die) for chip, die in pipeline.referee.state.players[0].cards[0].placed.items()}
     assert placed[1] == "blue1" and 2 not in placed
-    assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "red2")]
+    assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "green2")]
 
 
 def test_the_chips_hold_a_die_the_game_placed_where_the_tracker_saw_none_but_not_one_it_saw_leave() -> None:
     from vision.observation import TableObservation
 
     pipeline = settled("F-002", "F-002 F-005", ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"),
-                       (("red2", 2),))
-    assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "red2")]
-    card, (red2,) = pipeline.last.cards[0], pipeline.last.dice
-    blue = replace(red2, die="blue4", box=(112.0, 122.0, 128.0, 138.0), on=("F-002", 1))
+                       (("green2", 2),))
+    assert sorted(pipeline.chips()) == [("F-002", 1, "blue1"), ("F-002", 2, "green2")]
+    card, (green2,) = pipeline.last.cards[0], pipeline.last.dice
+    blue = replace(green2, die="blue4", box=(112.0, 122.0, 128.0, 138.0), on=("F-002", 1))
     for frame in range(18, 54):  # blue1 seen on its chip (as blue4), then both dice gone
-        pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, (card,), (blue, red2) if frame < 30 else ()))
+        pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, (card,), (blue, green2) if frame < 30 else ()))
     assert {str(die) for die in pipeline.referee.state.players[0].cards[0].placed.values()} == {"blue1"}
     assert pipeline.chips() == ()  # the game still holds blue1, but the tracker saw it leave
 
@@ -197,7 +198,7 @@ def test_the_chips_hold_a_die_again_once_the_game_has_made_no_sense_of_its_leave
     from vision.pipeline import UNEXPLAINED_LEAVE_S
 
     pipeline = settled("F-002", "F-002 F-005", ("roll blue1 yellow2 red3 red1", "place blue1 F-002:1"),
-                       (("blue1", 1), ("red2", 2)))
+                       (("blue1", 1), ("green2", 2)))
     card, dice = pipeline.last.cards[0], pipeline.last.dice[1:]  # blue1 unseen from now on
     there = (card, *dice)
     elsewhere = (shifted(card, 300.0), *(shifted(die, 300.0) for die in dice))
@@ -207,11 +208,11 @@ def test_the_chips_hold_a_die_again_once_the_game_has_made_no_sense_of_its_leave
         pipeline.settle(TableObservation(frame, frame / 6, 1280, 720, seen[:1], seen[1:]))
         if gone is None and ("F-002", 1) not in {(c, k) for c, k, _ in pipeline.tracker.last.chips}:
             gone = frame / 6
-            assert sorted(pipeline.chips()) == [("F-002", 2, "red2")]
+            assert sorted(pipeline.chips()) == [("F-002", 2, "green2")]
         frame += 1
     assert {str(die) for die in pipeline.referee.state.players[0].cards[0].placed.values()} == {"blue1"}
     hidden = [] if moved else [("F-002", 1, "blue1")]
-    assert sorted(pipeline.chips()) == [*hidden, ("F-002", 2, "red2")]
+    assert sorted(pipeline.chips()) == [*hidden, ("F-002", 2, "green2")]
 
 
 def shifted(thing: Any, dx: float) -> Any:
@@ -244,5 +245,14 @@ def test_the_chips_hold_no_die_the_game_did_not_place_of_the_colours_its_chip_pr
     holds a blue die the game has not placed there, it is the print (probe2 h2s901's F-G08 ``[green3]``)."""
     pipeline = settled("F-G15", "F-G15 F-005", ("roll blue1 yellow2 red3 green1",), (("blue6", 3),))
     assert pipeline.tracker.last.chips == (("F-G15", 3, "blue6"),)
+    assert not pipeline.referee.state.players[0].cards[0].placed
+    assert pipeline.chips() == ()
+
+
+def test_the_chips_hold_no_die_the_game_did_not_place_of_a_colour_its_chip_prints_alone() -> None:
+    """F-G08's second chip is printed ``[yellow/black]``: read as yellow4 while the game placed no die there, it is
+    the print (a colour printed alone, as a face printed alone: fresh cd3s206's S-G24 ``[yellow]``)."""
+    pipeline = settled("F-G08", "F-G08 F-005", ("roll blue1 green2 red3 green1",), (("yellow4", 2),))
+    assert pipeline.tracker.last.chips == (("F-G08", 2, "yellow4"),)
     assert not pipeline.referee.state.players[0].cards[0].placed
     assert pipeline.chips() == ()
