@@ -1442,8 +1442,9 @@ class Interpreter(Resync):
             if self._one_die_more(self._lying_loose(), self._roll_size()) and self.state.tasks[0][0] == "roll":
                 return self._roll(self.state.tasks[0])
             return self._infer_unseen(change, "roll")
-        if change.on_card:
-            return False  # put down on a card (on no chip the layout knows yet): no die rolled again
+        if change.on_card or change.turned:
+            return False  # put down on a card (on no chip the layout knows yet), or read again where it lies: no
+            # die rolled again
         # a die rolled again (an unused die): a die of its colour left the roll area just before
         left = next((c for c in self._left if colours(c.die) == colours(change.die)
                      and c.elapsed <= change.elapsed + 0.5), None)
@@ -1512,7 +1513,8 @@ class Interpreter(Resync):
         for c in dice:
             self._done(c)
         for c in seen:
-            if c not in chosen:  # a loose "die" apart from the roll, seen with it: no die of the game
+            if c not in chosen and not c.turned:  # a loose "die" apart from the roll, seen with it: no die of the
+                # game (but a die of it read again where it lies, judged once the roll is: p4s1005's red6 as red1)
                 self._pending.remove(c)
                 self._static.append(c.where)
                 self.notes.append(f"loose {c.die} at {c.elapsed:.2f} s: apart from the roll, not in play")

@@ -560,6 +560,23 @@ def test_a_die_lifted_before_an_unused_die_is_rolled_again_was_placed_out_of_sig
     assert referee.violations == []
 
 
+def test_a_die_left_unused_read_again_where_it_lies_is_not_rolled_again() -> None:
+    """yellow6 is left unused; read again where it lies (as yellow2: the tracker's turned pair) it was not rolled
+    again; lifted and landing elsewhere, it was, as yellow3 (unseen5 p4s1005's red die, read red5 where it lay)."""
+    referee, interp = _dealt()
+    for action in ("roll red1 green4 black1 yellow6", "place red1 F-G21:1", "place green4 F-G10:1",
+                   "place black1 F-G04:1", "done"):
+        referee.submit(action)
+    interp.feed([Change("loose-", 36, 6.0, die="yellow6", where=(580.0, 400.0), turned=True),
+                 Change("loose+", 36, 6.0, die="yellow2", where=(580.0, 400.0), confidence=0.7, turned=True)], 36, 6.0)
+    for frame in range(37, 42):
+        interp.feed([], frame, frame / 6)
+    assert [e.action for e in referee.events if not e.undone][-1] == "done"
+    interp.feed([Change("loose-", 42, 7.0, die="yellow2", where=(580.0, 400.0))], 42, 7.0)
+    interp.feed([Change("loose+", 45, 7.5, die="yellow3", where=(640.0, 470.0), confidence=0.8)], 45, 7.5)
+    assert [(e.elapsed, e.action) for e in referee.events if not e.undone][-1] == (7.5, "unused yellow3")
+
+
 def _rolled_again(dice: tuple[str, ...], again: str, read: float):  # noqa: ANN202
     """The game after ``dice`` were rolled and the first three placed on F-G21:1, F-G10:1 and F-G04:1 (the table in
     step), the fourth lifted at 6 s and seen rolled again at 6.5 s as ``again``, read ``read`` surely."""

@@ -1580,6 +1580,20 @@ def test_the_next_roll_landing_while_an_unused_die_waits_to_be_rolled_again_catc
     assert referee.violations == [] and any("inferred" in note for note in interp.notes)
 
 
+def test_a_die_of_the_next_roll_read_again_where_it_lies_before_the_catch_up_corrects_the_roll() -> None:
+    """The same catch-up, but blue2 is read again where it lies, as blue5, before the game has caught up: that is
+    the roll's die read again, which corrects the roll, not a loose die apart from it (unseen5 p4s1005's red6)."""
+    referee, interp = _dealt()
+    for action in ("roll black5 red6 black1 green1", "place black1 F-G21:1", "place red6 F-G04:1",
+                   "place black5 F-G04:2", "done"):
+        referee.submit(action)
+    _run(interp, _loose(("blue2", "yellow3", "red4", "green5"), 3.0, x=700.0) + [
+        Change("loose-", 24, 4.0, die="blue2", where=(700.0, 400.0), turned=True),
+        Change("loose+", 24, 4.0, die="blue5", where=(700.0, 400.0), confidence=0.8, turned=True)], 12.0)
+    assert _actions(referee)[-1] == "roll blue5 yellow3 red4 green5"
+    assert not any("apart from the roll" in note for note in interp.notes)
+
+
 def test_a_die_of_the_next_roll_placed_before_the_game_caught_up_waits_for_the_catch_up() -> None:
     """Vision missed the done (the green1 left unused); the next roll lands, and its blue2 is put on F-G04:3
     before the game has caught up with that roll (a catch-up waits ``wait_s``): the placement waits for the
