@@ -1442,11 +1442,11 @@ class Interpreter(Resync):
             if self._one_die_more(self._lying_loose(), self._roll_size()) and self.state.tasks[0][0] == "roll":
                 return self._roll(self.state.tasks[0])
             return self._infer_unseen(change, "roll")
-        if change.on_card or change.turned:
-            return False  # put down on a card (on no chip the layout knows yet), or read again where it lies: no
-            # die rolled again
-        # a die rolled again (an unused die): a die of its colour left the roll area just before
-        left = next((c for c in self._left if colours(c.die) == colours(change.die)
+        if change.on_card:
+            return False  # put down on a card (on no chip the layout knows yet): no die rolled again
+        # a die rolled again (an unused die): a die of its colour left the roll area just before (not one read
+        # again where it lies: unseen5 p4s1005's red die, read red5 there before it was rolled again)
+        left = next((c for c in self._left if colours(c.die) == colours(change.die) and not c.turned
                      and c.elapsed <= change.elapsed + 0.5), None)
         if left is None:
             return False
@@ -1513,7 +1513,8 @@ class Interpreter(Resync):
         for c in dice:
             self._done(c)
         for c in seen:
-            if c not in chosen and not c.turned:  # a loose "die" apart from the roll, seen with it: no die of the
+            read_again = c.turned and any(dist(c.where, d.where) <= self.settings.same_spot_px for d in chosen)
+            if c not in chosen and not read_again:  # a loose "die" apart from the roll, seen with it: no die of the
                 # game (but a die of it read again where it lies, judged once the roll is: p4s1005's red6 as red1)
                 self._pending.remove(c)
                 self._static.append(c.where)
