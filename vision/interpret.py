@@ -1078,7 +1078,7 @@ class Interpreter(Resync):
     def _lifted_long_before(self, change: Change) -> float | None:
         """When ``change``'s die left the roll area, if that was ``late_seen_s`` or more before it was seen on its chip
         and it was seen nowhere since (a hand over it as it was put down, or the locator missing it a while)."""
-        lift = next((c for c in reversed(self._left) if c.die == change.die and c.elapsed <= change.elapsed), None)
+        lift = self._last_lift(change)
         low, high = self.settings.late_seen_s
         if lift is None or not low <= change.elapsed - lift.elapsed < high:
             return None
@@ -1087,12 +1087,16 @@ class Interpreter(Resync):
             return None
         return lift.elapsed
 
+    def _last_lift(self, change: Change) -> Change | None:
+        """The latest lift from the roll area of a die read as ``change``'s, by ``change``'s time."""
+        return next((c for c in reversed(self._left) if c.die == change.die and c.elapsed <= change.elapsed), None)
+
     def _next_roll_landed_since_lift(self, change: Change) -> tuple[float, float] | None:
         """When ``change``'s die left the roll area and when the next roll landed, if that roll was seen landing
         since, before the die was seen on its chip: the die went there before that roll (its turn ended first),
         at the soonest it could reach the chip, a hand or the locator hiding it until after (warm h3s2202's green1,
         lifted at 7.3 s and seen on F-008 only at 13.8 s, the next roll landing at 11.7 s)."""
-        lift = next((c for c in reversed(self._left) if c.die == change.die and c.elapsed <= change.elapsed), None)
+        lift = self._last_lift(change)
         if lift is None:
             return None
         landed = [c.elapsed for c in self._pending if c.kind == "loose+" and lift.elapsed < c.elapsed < change.elapsed
@@ -1338,10 +1342,7 @@ class Interpreter(Resync):
                 continue  # (on another chip of the same card: the layout's first chip for it was wrong)
             lifted = any(not c.turned and colours(c.die) == colours(die) and rolled <= c.elapsed <= placed.elapsed
                          for c in self._picked_up)
-            back = any(c.kind == "loose+" and not c.on_card and colours(c.die) == colours(die)
-                       and placed.elapsed < c.elapsed < change.elapsed
-                       for c in [*self._pending, *self._given_up, *self._lying])
-            if not (lifted and back):
+            if not lifted or self._seen_back(die, placed.elapsed, change.elapsed) is None:
                 continue  # (lifted from the roll area before the first chip, and seen back there since)
             self._doubted_violation(doubted, change, f"taken back unseen: {die} put on {change.card}:{change.chip} "
                                                      f"at {change.elapsed:.2f} s")
@@ -1358,9 +1359,7 @@ class Interpreter(Resync):
             if card != change.card or lay.die == change.die or lay.elapsed >= change.elapsed or len(dice) != 1 \
                     or dist(lay.where, change.where) > self.settings.put_down_px:
                 continue
-            back = next((c for c in [*self._pending, *self._given_up, *self._lying] if c.kind == "loose+"
-                         and not c.on_card and colours(c.die) == colours(lay.die)
-                         and lay.elapsed < c.elapsed < change.elapsed), None)
+            back = self._seen_back(lay.die, lay.elapsed, change.elapsed)
             action = f"place {dice[0]} {card}:{change.chip}"
             if back is None or not by_chip_rule(self._trial(action)):
                 continue
@@ -1369,6 +1368,11 @@ class Interpreter(Resync):
             self.taken_back[self._submit(placed, action).index] = back.frame
             self.notes.append(f"{action} at {lay.elapsed:.2f} s, where {change.die} settled at {change.elapsed:.2f} s, "
                               f"and back off the cards at {back.elapsed:.2f} s: a violation")
+
+    def _seen_back(self, die: str, after: float, before: float) -> Change | None:
+        """A die of ``die``'s colours seen loose off the cards (back in the roll area) between those times."""
+        return next((c for c in [*self._pending, *self._given_up, *self._lying] if c.kind == "loose+"
+                     and not c.on_card and colours(c.die) == colours(die) and after < c.elapsed < before), None)
 
     def _doubted_violation(self, doubted: tuple[Change, str, str], back: Change, how: str) -> None:
         """A placement only asked about (``_doubted``) reported as the violation it was, taken back at ``back``."""

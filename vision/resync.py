@@ -502,7 +502,8 @@ class Resync:
             if isinstance(action, A.Return) and by is None and at == landed and bag is not None:
                 bagged = min((c.elapsed for c in self._picked_up if colours(c.die) == colours(str(bag))
                               and not c.turned and since <= c.elapsed < landed), default=None)
-                at = at if bagged is None else (since + bagged) / 2 if since > -inf else bagged
+                if bagged is not None:
+                    at = (since + bagged) / 2 if since > -inf else bagged
             since = at if isinstance(action, A.RollUnused) else since
             state.apply_action(action)
             shown.append((at, by))
