@@ -1088,11 +1088,9 @@ def test_a_placement_made_legal_by_a_face_misread_on_its_chip_is_a_violation_whe
     assert not lifted or list(interp.taken_back.values()) == [72]
 
 
-def test_a_chip_s_print_taken_for_the_print_once_is_the_print_when_read_again() -> None:
-    """F-G15's chip 3 is printed ``[blue3]``. Read as blue3 while the roll's blue3 lies where it landed, it is the
-    print; blue3 goes onto F-G04 instead. The print lost from sight and read again (as the next die is lifted) is
-    the print again, not the roll's blue6 misread and put there (unseen4 p4s805: a card held complete, the game
-    stalled for 55 s)."""
+def _print_read_as_blue3() -> tuple[Referee, Interpreter]:
+    """p1 holds F-G15 (chip 3 printed ``[blue3]``); the roll green3 yellow5 blue3 blue6 lands at 3 s, and at 6 s the
+    print is read as blue3 while the roll's blue3 lies where it landed: taken for the print."""
     referee = Referee(GameConfig("fuse", 2), ManualClock())
     for action in ("deal p1 F-G15", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", *SETUP[4:]):
         referee.submit(action)
@@ -1101,6 +1099,15 @@ def test_a_chip_s_print_taken_for_the_print_once_is_the_print_when_read_again() 
     for k in range(30):
         print_read = [Change("die+", 36, 6.0, "F-G15", 3, "blue3", 0.39)] if k == 0 else []
         interp.feed(print_read, 36 + k, 6.0 + k / 6)
+    return referee, interp
+
+
+def test_a_chip_s_print_taken_for_the_print_once_is_the_print_when_read_again() -> None:
+    """F-G15's chip 3 is printed ``[blue3]``. Read as blue3 while the roll's blue3 lies where it landed, it is the
+    print; blue3 goes onto F-G04 instead. The print lost from sight and read again (as the next die is lifted) is
+    the print again, not the roll's blue6 misread and put there (unseen4 p4s805: a card held complete, the game
+    stalled for 55 s)."""
+    referee, interp = _print_read_as_blue3()
     interp.feed([Change("loose-", 70, 11.0, die="blue3", where=(580.0, 400.0))], 70, 11.5)
     interp.feed([Change("die+", 74, 11.8, "F-G04", 1, "blue3", 0.8)], 74, 12.3)
     interp.feed([Change("die-", 80, 12.5, "F-G15", 3, "blue3", 0.39)], 80, 13.5)
@@ -1116,14 +1123,7 @@ def test_a_die_of_the_prints_colour_settling_as_one_is_lifted_in_the_same_frame_
     """F-G15's chip 3, printed ``[blue3]``, is read once as the print (blue3 lying loose still). Later blue3 leaves
     the roll area in the very frame a faint blue6 shows on that chip: a blue die is being lifted, so the reading
     is that die put there, not the print again (unseen4 h2s801's last placement)."""
-    referee = Referee(GameConfig("fuse", 2), ManualClock())
-    for action in ("deal p1 F-G15", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04", *SETUP[4:]):
-        referee.submit(action)
-    interp = Interpreter(referee)
-    _rolled(interp, ("green3", "yellow5", "blue3", "blue6"), 3.0)
-    for k in range(30):
-        print_read = [Change("die+", 36, 6.0, "F-G15", 3, "blue3", 0.39)] if k == 0 else []
-        interp.feed(print_read, 36 + k, 6.0 + k / 6)
+    referee, interp = _print_read_as_blue3()
     interp.feed([Change("die-", 68, 11.0, "F-G15", 3, "blue3", 0.39)], 68, 11.2)
     interp.feed([Change("loose-", 72, 12.0, die="blue3", where=(580.0, 400.0)),
                  Change("die+", 72, 12.0, "F-G15", 3, "blue6", 0.48)], 72, 12.0)
