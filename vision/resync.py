@@ -655,7 +655,19 @@ class Resync:
         self._doubt(change)
         self.notes.append(f"{card} still lies on the table as the next roll lands at {change.elapsed:.2f} s: "
                           f"{printed[0].action} was its print ({len(later)} events taken back)")
+        self._roll_as_before_the_print(roll, die, printed[0].action)
         return True
+
+    def _roll_as_before_the_print(self, roll: Event, die: str, placement: str) -> None:
+        """The roll corrected to hold ``die`` (``Referee.correct`` keeps the report it replaced just before it, taken
+        back) when ``placement``, the card's print read as that die, settled: read as before again, where the game
+        judges every other report as before (unseen4 h2s801's blue2, corrected to blue3 by F-G15's ``[blue3]``)."""
+        before = self.referee.events[roll.index - 1] if roll.index else None
+        if roll.source != "correction" or before is None or not before.undone \
+                or not before.action.startswith("roll ") or die in before.action.split()[1:]:
+            return
+        self._correct_if(lambda _, correct: correct(roll.index, before.action), f"{placement} was the print",
+                         lambda trial: judged_as_before(self.referee, trial, roll.index))
 
     def _printed_as(self, placement: str) -> bool:
         """Whether the chip of ``placement`` is printed with exactly its die (``[black3]``)."""

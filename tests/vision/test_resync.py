@@ -1931,11 +1931,13 @@ def test_a_die_lifted_long_before_and_seen_nowhere_was_put_on_a_stack(lifted: st
     assert _actions(referee)[-4:] == [f"place {lifted} F-G28:2", "place yellow1 F-G10:2", "done", "unused black3"]
 
 
-def test_a_card_completed_by_its_print_read_as_a_die_is_not_waited_on_once_the_next_roll_lands() -> None:
+@pytest.mark.parametrize("rolled", ["blue3", "blue6"])
+def test_a_card_completed_by_its_print_read_as_a_die_is_not_waited_on_once_the_next_roll_lands(rolled: str) -> None:
     """p1's F-G15 (``[green/yellow] [yellow/black] [blue3]``) holds yellow1 and black3; the second roll is read with
     a blue3, and F-G15's print on chip 3 is read as a blue3 settling there, completing the card. The card stays on
     the table and the next roll lands: the blue3 was the print (unseen4 h2s801), its placement is taken back, and
-    the game takes the roll rather than wait for F-G15's defuse for the rest of the game."""
+    the game takes the roll rather than wait for F-G15's defuse for the rest of the game. Read with a blue6, which
+    the print's reading corrected to blue3, the roll is read as before again."""
     setup = ("deal p1 F-G15", "deal p1 F-G10", "deal p2 F-G28", "deal p2 F-G04") + SETUP[4:]
     referee, interp = _dealt(setup=setup)
     p1, p2 = (300.0, 600.0), (420.0, 100.0)
@@ -1945,7 +1947,7 @@ def test_a_card_completed_by_its_print_read_as_a_die_is_not_waited_on_once_the_n
         Change("die+", 30, 5.0, "F-G15", 2, "black3", where=p1),
         Change("die+", 36, 6.0, "F-G04", 1, "red6", where=p2),
         Change("die+", 42, 7.0, "F-G28", 1, "red4", where=(300.0, 100.0)),
-        *_loose(("blue3", "green5", "yellow2", "black6"), 10.0),
+        *_loose((rolled, "green5", "yellow2", "black6"), 10.0),
         Change("die+", 66, 11.0, "F-G15", 3, "blue3", where=p1),
         Change("loose-", 72, 12.0, die="green5", where=(540.0, 400.0)),
         Change("die+", 75, 12.5, "F-G10", 1, "green5", where=(420.0, 600.0)),
@@ -1953,6 +1955,7 @@ def test_a_card_completed_by_its_print_read_as_a_die_is_not_waited_on_once_the_n
     _run(interp, timeline, 32.0)
     actions = [e.action for e in referee.events if not e.undone][len(setup):]
     assert "place blue3 F-G15:3" not in actions and actions[-1] == "roll red1 red2 green3 blue6", actions
+    assert f"roll {rolled} green5 yellow2 black6" in actions
     assert any("place blue3 F-G15:3 was its print" in n for n in interp.notes)
 
 
