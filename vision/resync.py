@@ -670,12 +670,16 @@ class Resync:
                          lambda trial: judged_as_before(self.referee, trial, roll.index))
 
     def _printed_as(self, placement: str) -> bool:
-        """Whether the chip of ``placement`` is printed with exactly its die (``[black3]``)."""
+        """Whether the chip of ``placement`` is printed with exactly its die (``[black3]``), or with two dice of its
+        face whose colours a split die's reading joins (``[yellow5/black5]`` read as black/yellow5: unseen5
+        cd2s1003's C-G15, whose print so read corrected the roll twice)."""
         _, die, where = placement.split()
         card, _, chip = where.rpartition(":")
         rule = chip_rule(self.state, card, int(chip)) if chip.isdigit() else None
-        atoms = rule.atoms if rule is not None else ()
-        return len(atoms) == 1 and not atoms[0].negated and f"{atoms[0].colour}{atoms[0].number}" == die
+        atoms = [a for a in rule.atoms if not a.negated and not a.split] if rule is not None else []
+        if len(atoms) != len(rule.atoms if rule is not None else ()) or not 1 <= len(atoms) <= 2:
+            return False
+        return {f"{a.colour}{a.number}" for a in atoms} == {f"{c}{face(die)}" for c in colours(die).split("/")}
 
     def _straighten_row(self) -> None:
         """Once the first row is out, its cards lie in a line. When they do not (``row_line``), and swapping one or

@@ -1182,6 +1182,17 @@ def test_a_die_lifted_and_seen_nowhere_is_placed_out_of_sight_when_a_spark_is_dr
     assert (8.0, "place red6 C-G22:4") in events and not any(a in ("done", "unused red6") for _, a in events)
 
 
+def test_a_chip_printed_with_two_dice_of_a_face_read_as_the_split_die_joining_them_is_the_print() -> None:
+    """C-G15's chip 1 is printed ``[yellow5/black5]``; read as black/yellow5, a split die no die of the roll is
+    like, it is the print, not the roll's red5 misread (unseen5 cd2s1003: the roll was corrected twice by it)."""
+    setup = ("deal p1 C-G15", *CD3S206[1:14])
+    referee, interp = _dealt(GameConfig("countdown", 3), setup)
+    _run(interp, [*_loose(("red5", "red3", "black3", "green/red6"), 2.0),
+                  Change("die+", 36, 6.0, "C-G15", 1, "black/yellow5", confidence=0.3)], 12.0)
+    assert [e.action for e in referee.events if not e.undone][len(setup):] == ["roll red5 red3 black3 green/red6"]
+    assert any("the card's print" in note for note in interp.notes) and interp.confirms == []
+
+
 def test_a_ready_inferred_goes_before_a_die_put_down_earlier_and_seen_later() -> None:
     """Countdown (one-minute s4s615 at 22 s): the leader's ``ready`` has no sign; it is inferred when blue1 settles
     on C-G07:2, and dated by the first die lifted from the roll area, red1, which is seen on C-G22:3 only later,
