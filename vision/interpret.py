@@ -981,8 +981,8 @@ class Interpreter(Resync):
             change = replace(change, elapsed=put.elapsed)
         elif (lift := self._lifted_long_before(change)) is not None:  # put down unseen since it could reach it
             change = replace(change, elapsed=(lift + self.settings.put_down_s + change.elapsed) / 2)
-        elif (landed := self._next_roll_landed_since_lift(change)) is not None:
-            change = replace(change, elapsed=min(landed[0] + self.settings.put_down_s, landed[1]))
+        elif (put := self._put_down_before_next_roll(change)) is not None:
+            change = replace(change, elapsed=put)
         change = self._on_one_put_down_unseen(change)
         action = f"place {change.die} {change.card}:{change.chip}"
         if self._reread_on_chips and self._trial(action):  # (the trial only where a die was read again)
@@ -1091,17 +1091,17 @@ class Interpreter(Resync):
         """The latest lift from the roll area of a die read as ``change``'s, by ``change``'s time."""
         return next((c for c in reversed(self._left) if c.die == change.die and c.elapsed <= change.elapsed), None)
 
-    def _next_roll_landed_since_lift(self, change: Change) -> tuple[float, float] | None:
-        """When ``change``'s die left the roll area and when the next roll landed, if that roll was seen landing
-        since, before the die was seen on its chip: the die went there before that roll (its turn ended first),
-        at the soonest it could reach the chip, a hand or the locator hiding it until after (warm h3s2202's green1,
-        lifted at 7.3 s and seen on F-008 only at 13.8 s, the next roll landing at 11.7 s)."""
+    def _put_down_before_next_roll(self, change: Change) -> float | None:
+        """When ``change``'s die was put on its chip, if the next roll was seen landing after the die left the roll
+        area and before it was seen there: before that roll (its turn ended first), at the soonest it could reach
+        the chip (``put_down_s``), a hand or the locator hiding it until after (warm h3s2202's green1, lifted at
+        7.3 s and seen on F-008 only at 13.8 s, the next roll landing at 11.7 s)."""
         lift = self._last_lift(change)
         if lift is None:
             return None
         landed = [c.elapsed for c in self._pending if c.kind == "loose+" and lift.elapsed < c.elapsed < change.elapsed
                   and self._heap(c)]
-        return (lift.elapsed, min(landed)) if landed else None
+        return min([lift.elapsed + self.settings.put_down_s, *landed]) if landed else None
 
     def _still_lying(self, change: Change) -> bool:
         """Whether a die read as ``change``'s still lies loose as far as the tracker has said, ``change`` seen lately

@@ -676,10 +676,9 @@ class Resync:
         _, die, where = placement.split()
         card, _, chip = where.rpartition(":")
         rule = chip_rule(self.state, card, int(chip)) if chip.isdigit() else None
-        atoms = [a for a in rule.atoms if not a.negated and not a.split] if rule is not None else []
-        if len(atoms) != len(rule.atoms if rule is not None else ()) or not 1 <= len(atoms) <= 2:
+        if rule is None or not 1 <= len(rule.atoms) <= 2 or any(a.negated or a.split for a in rule.atoms):
             return False
-        return {f"{a.colour}{a.number}" for a in atoms} == {f"{c}{face(die)}" for c in colours(die).split("/")}
+        return {f"{a.colour}{a.number}" for a in rule.atoms} == {f"{c}{face(die)}" for c in colours(die).split("/")}
 
     def _straighten_row(self) -> None:
         """Once the first row is out, its cards lie in a line. When they do not (``row_line``), and swapping one or
