@@ -6,7 +6,7 @@
 # With `tune`: the five of the list below that the fourth session's card identity, tracker and interpreter
 # changes were tuned on (data/tune in the README).
 set -euo pipefail
-out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|probe12|probe13|warm|tune]}
+out=${1:?usage: render-eval-games.sh OUT [fresh|unseen|unseen2|unseen3|unseen4|unseen5|probe|probe2|probe3|probe4|probe5|probe6|probe7|probe8|probe9|probe10|probe11|probe12|probe13|warm|unseen6|unseen7|tune]}
 extra=()  # knobs set for every game of a set (`warm`)
 r() { name=$1; shift; python -m webui.cli synth game "$@" "${extra[@]}" --out "$out/$name" --fps 6 --limit-seconds 120 --compress --workers 1 --quiet; }
 six() {  # two FUSE and one Countdown game in the held-out style, the same in the default style: seeds $1+1..$1+6
@@ -69,6 +69,11 @@ if [ "${2:-}" = probe13 ]; then six 2100; exit 0; fi
 # `warm`: seeds 2201-2206 under warm light (2900-3400 K, the default style's warm end), rendered in the
 # forty-ninth session to measure the light's colour undone (vision/cast.py) on games it was not found on
 if [ "${2:-}" = warm ]; then extra=(--set kelvin=2900,3400); six 2200; exit 0; fi
+# `unseen6`: seeds 2401-2406, rendered in the sixty-second session, when every set above had been tuned on, to
+# measure the pipeline on games no change was found on (and the die reader's shifted reads against it)
+if [ "${2:-}" = unseen6 ]; then six 2400; exit 0; fi
+# `unseen7`: seeds 2501-2506, rendered in the sixty-second session beside unseen6, for the same
+if [ "${2:-}" = unseen7 ]; then six 2500; exit 0; fi
 if [ "${2:-}" = tune ]; then
   r s11 --seed 11
   r h2s88 --seed 88 --style heldout
