@@ -72,7 +72,7 @@ if [ "${2:-}" = warm ]; then extra=(--set kelvin=2900,3400); six 2200; exit 0; f
 # `unseen6`: seeds 2401-2406, rendered in the sixty-second session, when every set above had been tuned on, to
 # measure the pipeline on games no change was found on (and the die reader's shifted reads against it)
 if [ "${2:-}" = unseen6 ]; then six 2400; exit 0; fi
-# `unseen7`: seeds 2501-2506, rendered in the sixty-second session beside unseen6, for the same
+# `unseen7`: seeds 2501-2506, rendered in the sixty-second session beside unseen6, for the same reasons
 if [ "${2:-}" = unseen7 ]; then six 2500; exit 0; fi
 if [ "${2:-}" = tune ]; then
   r s11 --seed 11
@@ -83,7 +83,7 @@ if [ "${2:-}" = tune ]; then
   exit 0
 fi
 if [ -n "${2:-}" ]; then
-  echo "render-eval-games.sh: unknown set '$2' (expected one of: fresh unseen unseen2-5 probe probe2-13 warm tune)" >&2
+  echo "render-eval-games.sh: unknown set '$2' (expected one of: fresh unseen unseen2-5 probe probe2-13 warm unseen6 unseen7 tune)" >&2
   exit 2
 fi
 r s11 --seed 11
